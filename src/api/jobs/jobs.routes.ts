@@ -1,0 +1,44 @@
+import type { FastifyInstance } from "fastify";
+import type { AppContext } from "../../app-context.js";
+import { requireSpaceAccess } from "../../auth/access.js";
+import { notFound } from "../../errors.js";
+import { isUuid } from "../../http/validate.js";
+import { createJob, deleteJob, presentJob, replaceJob } from "../../jobs/jobs-service.js";
+
+type SpaceParams = { space: string };
+type JobParams = { space: string; jobId: string };
+
+export function jobsRoutes(app: FastifyInstance, ctx: AppContext) {
+  app.get<{ Params: SpaceParams }>("/api/spaces/:space/jobs", async (request) => {
+    const { access } = await requireSpaceAccess(ctx, request, request.params.space, "ro");
+    const jobs = await ctx.jobs.list(request.params.space);
+    return { items: jobs.map((job) => presentJob(job, access)) };
+  });
+
+  app.post<{ Params: SpaceParams }>("/api/spaces/:space/jobs", async (request, reply) => {
+    await requireSpaceAccess(ctx, request, request.params.space, "rw");
+    const job = await createJob(ctx, request.params.space, request.body);
+    return reply.code(201).send(job);
+  });
+
+  app.get<{ Params: JobParams }>("/api/spaces/:space/jobs/:jobId", async (request) => {
+    const { access } = await requireSpaceAccess(ctx, request, request.params.space, "ro");
+    if (!isUuid(request.params.jobId)) throw notFound();
+    const job = await ctx.jobs.get(request.params.space, request.params.jobId);
+    if (!job) throw notFound();
+    return presentJob(job, access);
+  });
+
+  app.put<{ Params: JobParams }>("/api/spaces/:space/jobs/:jobId", async (request) => {
+    await requireSpaceAccess(ctx, request, request.params.space, "rw");
+    if (!isUuid(request.params.jobId)) throw notFound();
+    return replaceJob(ctx, request.params.space, request.params.jobId, request.body);
+  });
+
+  app.delete<{ Params: JobParams }>("/api/spaces/:space/jobs/:jobId", async (request, reply) => {
+    await requireSpaceAccess(ctx, request, request.params.space, "rw");
+    if (!isUuid(request.params.jobId)) throw notFound();
+    await deleteJob(ctx, request.params.space, request.params.jobId);
+    return reply.code(204).send();
+  });
+}

@@ -1,0 +1,50 @@
+import cookie from "@fastify/cookie";
+import Fastify, { type FastifyBaseLogger, type FastifyInstance, LogController } from "fastify";
+import { contextRoutes } from "./api/agent/context.routes.js";
+import { blueprintsRoutes } from "./api/blueprints/blueprints.routes.js";
+import { secretHolderListRoutes } from "./api/delivery-interfaces/delivery-interfaces.routes.js";
+import { jobsRoutes } from "./api/jobs/jobs.routes.js";
+import type { AppContext } from "./app-context.js";
+import { authRoutes } from "./auth/auth.routes.js";
+import { createOriginGuard } from "./auth/origin-guard.js";
+import { guideRoutes } from "./guide/guide.routes.js";
+import { registerErrorHandling } from "./http/error-handler.js";
+import { aiProvidersUiRoutes } from "./ui-api/ai-providers/ai-providers.routes.js";
+import { deliveryInterfacesUiRoutes } from "./ui-api/delivery-interfaces/delivery-interfaces.routes.js";
+import { spacesRoutes } from "./ui-api/spaces/spaces.routes.js";
+import { usersRoutes } from "./ui-api/users/users.routes.js";
+
+/** DESIGN.md: a request body is at most 5 MB; beyond, 413. */
+export const BODY_LIMIT = 5 * 1024 * 1024;
+
+/** The HTTP server with every module registered; listening is the caller's business. */
+export async function buildApp(ctx: AppContext): Promise<FastifyInstance> {
+  const app = Fastify({
+    loggerInstance: ctx.log as FastifyBaseLogger,
+    bodyLimit: BODY_LIMIT,
+    trustProxy: ctx.config.trustedProxies ?? false,
+    // Request ids in logs, but never a request body (it may hold passwords).
+    logController: new LogController({
+      disableRequestLogging: ctx.config.logLevel !== "debug" && ctx.config.logLevel !== "trace",
+    }),
+  });
+  await app.register(cookie);
+  registerErrorHandling(app);
+  app.addHook("onRequest", createOriginGuard(ctx.config.publicUrl));
+  app.addHook("onSend", async (_request, reply) => {
+    reply.header("x-content-type-options", "nosniff");
+    reply.header("referrer-policy", "same-origin");
+  });
+
+  authRoutes(app, ctx);
+  contextRoutes(app, ctx);
+  jobsRoutes(app, ctx);
+  blueprintsRoutes(app, ctx);
+  secretHolderListRoutes(app, ctx);
+  usersRoutes(app, ctx);
+  spacesRoutes(app, ctx);
+  deliveryInterfacesUiRoutes(app, ctx);
+  aiProvidersUiRoutes(app, ctx);
+  guideRoutes(app, ctx);
+  return app;
+}

@@ -1,0 +1,152 @@
+import path from "node:path";
+import { z } from "zod";
+
+/**
+ * Pagewright is configured only through environment variables. Each option is declared here with
+ * its default; a bad value stops the start with one line naming the variable and what it expects.
+ */
+
+const optionalLimit = z.string().regex(/^\d+$/, "a whole number ≥ 0").transform(Number).optional();
+
+const port = z
+  .string()
+  .regex(/^\d+$/, "a port number from 0 to 65535")
+  .transform(Number)
+  .refine((n) => n <= 65535, "a port number from 0 to 65535");
+
+const EnvSchema = z.object({
+  /** HTTP port. Default 3000; 0 picks a free port (tests). */
+  PORT: port.default(3000),
+  /** Address the HTTP server binds to. Default 0.0.0.0 (every interface). */
+  HOST: z.string().min(1).default("0.0.0.0"),
+  /** Origin under which users reach the service; used in links. Default http://localhost:PORT. */
+  PUBLIC_URL: z.url({ protocol: /^https?$/, error: "an http(s) URL such as https://reports.example.com" }).optional(),
+  /** Folder for the SQLite database, the generated secret key and report files. Default ./data. */
+  DATA_DIR: z.string().min(1).default("./data"),
+  /** Unset: SQLite in DATA_DIR. postgres://… : PostgreSQL. */
+  DATABASE_URL: z
+    .string()
+    .regex(/^postgres(ql)?:\/\//, "a postgres:// URL (or unset for SQLite in DATA_DIR)")
+    .optional(),
+  /** Unset: report files in DATA_DIR/files. s3://bucket/prefix: an S3-compatible bucket. */
+  FILES_URL: z
+    .string()
+    .regex(/^s3:\/\/[^/]+/, "an s3://bucket/prefix URL (or unset for DATA_DIR/files)")
+    .optional(),
+  /** Encrypts stored secrets. Unset: generated into DATA_DIR/secret.key on first start. */
+  SECRET_KEY: z.string().min(16, "at least 16 characters").optional(),
+  /** The system user that the first start creates. Default admin / admin (with a warning). */
+  ADMIN_USERNAME: z.string().min(1).max(200).default("admin"),
+  ADMIN_PASSWORD: z.string().min(1).default("admin"),
+  /** Chromium executable. Unset: the system's chromium. */
+  CHROMIUM_PATH: z.string().min(1).optional(),
+  /** Runs at a time per worker process. Default 2. */
+  WORKER_COUNT: z
+    .string()
+    .regex(/^[1-9]\d*$/, "a whole number ≥ 1")
+    .transform(Number)
+    .default(2),
+  /** pino level. Default info. */
+  LOG_LEVEL: z.enum(["fatal", "error", "warn", "info", "debug", "trace", "silent"]).default("info"),
+  /** Proxies whose X-Forwarded-For is believed: a comma-separated list of IPs/CIDRs, or true. */
+  TRUSTED_PROXIES: z.string().optional(),
+  /** Edition limits per space; unset = unlimited. */
+  LIMIT_JOBS: optionalLimit,
+  LIMIT_DELIVERY_INTERFACES: optionalLimit,
+  LIMIT_AI_PROVIDERS: optionalLimit,
+  /** Can only lower the built-in bound of 500 steps per job. */
+  LIMIT_CAPTURE_STEPS: optionalLimit,
+  /** What an anonymous caller of /guest/api/health sees. Default summary. */
+  HEALTH_ANONYMOUS: z.enum(["summary", "full"]).default("summary"),
+  /** Hosts the report renderer may load even when they resolve to private addresses. */
+  REPORT_ALLOWED_HOSTS: z.string().default(""),
+  /** Addresses (IPs or CIDRs, comma-separated) that may read /metrics without a key. */
+  METRICS_ALLOW: z.string().default(""),
+});
+
+export type Config = {
+  port: number;
+  host: string;
+  publicUrl: string;
+  dataDir: string;
+  databaseUrl: string | undefined;
+  filesUrl: string | undefined;
+  secretKey: string | undefined;
+  adminUsername: string;
+  adminPassword: string;
+  chromiumPath: string | undefined;
+  workerCount: number;
+  logLevel: z.infer<typeof EnvSchema>["LOG_LEVEL"];
+  trustedProxies: string | boolean | undefined;
+  limits: Limits;
+  healthAnonymous: "summary" | "full";
+  reportAllowedHosts: string[];
+  metricsAllow: string[];
+};
+
+/** Edition limits; `null` means unlimited. */
+export type Limits = {
+  edition: string;
+  jobs: number | null;
+  deliveryInterfaces: number | null;
+  aiProviders: number | null;
+  captureSteps: number;
+};
+
+/** The bound DESIGN.md sets on steps per job; LIMIT_CAPTURE_STEPS can only lower it. */
+export const MAX_CAPTURE_STEPS = 500;
+
+export class ConfigError extends Error {}
+
+const list = (value: string) =>
+  value
+    .split(",")
+    .map((s) => s.trim())
+    .filter(Boolean);
+
+export function loadConfig(env: Record<string, string | undefined> = process.env): Config {
+  // Empty variables count as unset, as in most twelve-factor services.
+  const present = Object.fromEntries(Object.entries(env).filter(([, v]) => v !== undefined && v !== ""));
+  const parsed = EnvSchema.safeParse(present);
+  if (!parsed.success) {
+    const issue = parsed.error.issues[0];
+    const name = String(issue.path[0]);
+    const value = present[name];
+    throw new ConfigError(
+      `Invalid ${name}${value === undefined ? "" : ` (${JSON.stringify(name.includes("SECRET") || name.includes("PASSWORD") ? "…" : value)})`}: expected ${issue.message}`,
+    );
+  }
+  const e = parsed.data;
+  const captureSteps = Math.min(e.LIMIT_CAPTURE_STEPS ?? MAX_CAPTURE_STEPS, MAX_CAPTURE_STEPS);
+  const limited =
+    e.LIMIT_JOBS !== undefined ||
+    e.LIMIT_DELIVERY_INTERFACES !== undefined ||
+    e.LIMIT_AI_PROVIDERS !== undefined ||
+    e.LIMIT_CAPTURE_STEPS !== undefined;
+  return {
+    port: e.PORT,
+    host: e.HOST,
+    publicUrl: (e.PUBLIC_URL ?? `http://localhost:${e.PORT}`).replace(/\/+$/, ""),
+    dataDir: path.resolve(e.DATA_DIR),
+    databaseUrl: e.DATABASE_URL,
+    filesUrl: e.FILES_URL,
+    secretKey: e.SECRET_KEY,
+    adminUsername: e.ADMIN_USERNAME,
+    adminPassword: e.ADMIN_PASSWORD,
+    chromiumPath: e.CHROMIUM_PATH,
+    workerCount: e.WORKER_COUNT,
+    logLevel: e.LOG_LEVEL,
+    trustedProxies:
+      e.TRUSTED_PROXIES === undefined ? undefined : e.TRUSTED_PROXIES === "true" ? true : e.TRUSTED_PROXIES,
+    limits: {
+      edition: limited ? "limited" : "unlimited",
+      jobs: e.LIMIT_JOBS ?? null,
+      deliveryInterfaces: e.LIMIT_DELIVERY_INTERFACES ?? null,
+      aiProviders: e.LIMIT_AI_PROVIDERS ?? null,
+      captureSteps,
+    },
+    healthAnonymous: e.HEALTH_ANONYMOUS,
+    reportAllowedHosts: list(e.REPORT_ALLOWED_HOSTS),
+    metricsAllow: list(e.METRICS_ALLOW),
+  };
+}

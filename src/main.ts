@@ -1,0 +1,133 @@
+#!/usr/bin/env node
+import { parseArgs } from "node:util";
+import { hashPassword } from "./auth/passwords.js";
+import { ConfigError, loadConfig } from "./config/config.js";
+import { createLogger } from "./logger.js";
+import { startServer } from "./server.js";
+import { migrate, openStorage } from "./storage/db.js";
+import { createUsersRepository } from "./storage/repositories/users-repository.js";
+import { VERSION } from "./version.js";
+
+/** The command line: serve (default), migrate, user. Every command answers --help. */
+
+const HELP: Record<string, string> = {
+  main: `pagewright ${VERSION}: capture web pages, build reports, deliver them.
+
+Usage: pagewright <command> [options]
+
+Commands:
+  serve     Start the web server, scheduler and capture workers (the default)
+  migrate   Apply database migrations and exit
+  user      Create a user or set a password: pagewright user --help
+
+Options:
+  -h, --help      Show help (also: pagewright <command> --help)
+  -v, --version   Show the version
+
+Configuration comes from environment variables; see README.md (PORT, DATA_DIR, DATABASE_URL …).`,
+  serve: `Usage: pagewright serve
+
+Starts Pagewright in one process: HTTP (UI, agent API, guide), scheduler and capture workers.
+Uses SQLite in DATA_DIR (default ./data) unless DATABASE_URL is a postgres:// URL. Migrations
+are applied at start; the first start creates the admin from ADMIN_USERNAME / ADMIN_PASSWORD.
+Stops cleanly on SIGTERM or SIGINT.`,
+  migrate: `Usage: pagewright migrate
+
+Applies pending database migrations to the database of DATABASE_URL (or SQLite in DATA_DIR)
+and prints the ones applied.`,
+  user: `Usage: pagewright user --username NAME --password PASS [--system]
+
+Creates a user, or sets the password (and with --system, the system role) of an existing one.
+Useful when the admin password is lost.
+
+Options:
+  --username NAME   The user name (required)
+  --password PASS   The new password, at least 8 characters (required)
+  --system          Make the user a system user (manages users, spaces, settings)`,
+};
+
+async function main(argv: string[]): Promise<number> {
+  const command = argv[0] && !argv[0].startsWith("-") ? argv[0] : "serve";
+  const rest = argv[0] === command ? argv.slice(1) : argv;
+  if (argv[0] === "-v" || argv[0] === "--version") {
+    console.log(VERSION);
+    return 0;
+  }
+  if (!(command in HELP) || command === "main") {
+    console.error(`Unknown command: ${command}\n\n${HELP.main}`);
+    return 2;
+  }
+  const { values } = parseArgs({
+    args: rest,
+    options: {
+      help: { type: "boolean", short: "h" },
+      username: { type: "string" },
+      password: { type: "string" },
+      system: { type: "boolean" },
+    },
+    strict: true,
+  });
+  if (values.help) {
+    console.log(argv[0] === "--help" || argv[0] === "-h" ? HELP.main : HELP[command]);
+    return 0;
+  }
+
+  const config = loadConfig();
+  const log = createLogger(config.logLevel);
+
+  if (command === "serve") {
+    const server = await startServer(config, log);
+    const stop = async (signal: string) => {
+      log.info(`${signal}: stopping`);
+      await server.stop();
+      process.exit(0);
+    };
+    process.once("SIGTERM", () => void stop("SIGTERM"));
+    process.once("SIGINT", () => void stop("SIGINT"));
+    return -1;
+  }
+
+  const storage = await openStorage({ databaseUrl: config.databaseUrl, dataDir: config.dataDir });
+  try {
+    const applied = await migrate(storage);
+    if (command === "migrate") {
+      console.log(`${storage.description}: ${applied.length ? `applied ${applied.join(", ")}` : "up to date"}`);
+      return 0;
+    }
+    if (!values.username || !values.password) throw new UsageError("user needs --username and --password");
+    if (values.password.length < 8) throw new UsageError("the password needs at least 8 characters");
+    const users = createUsersRepository(storage.db);
+    const existing = await users.findByUsername(values.username);
+    const passwordHash = await hashPassword(values.password);
+    if (existing) {
+      await users.update(existing.id, { passwordHash, ...(values.system ? { systemRole: "system" as const } : {}) });
+      console.log(`password of ${values.username} set`);
+    } else {
+      await users.create({ username: values.username, passwordHash, systemRole: values.system ? "system" : "user" });
+      console.log(`user ${values.username} created`);
+    }
+    return 0;
+  } finally {
+    await storage.destroy();
+  }
+}
+
+class UsageError extends Error {}
+
+main(process.argv.slice(2)).then(
+  (code) => {
+    if (code >= 0) process.exit(code);
+  },
+  (error: unknown) => {
+    if (error instanceof ConfigError || error instanceof UsageError) {
+      console.error(`pagewright: ${error.message}`);
+      process.exit(2);
+    }
+    if (error instanceof TypeError && "code" in error && String(error.code).startsWith("ERR_PARSE_ARGS")) {
+      console.error(`pagewright: ${error.message}\nSee pagewright --help`);
+      process.exit(2);
+    }
+    console.error("pagewright: failed to start:", error instanceof Error ? error.message : error);
+    process.exit(1);
+  },
+);

@@ -1,0 +1,68 @@
+import type { FastifyInstance } from "fastify";
+import type { Logger } from "pino";
+import { buildApp } from "./app.js";
+import { createAppContext } from "./app-context.js";
+import { resolveSecretKey } from "./auth/secret-box.js";
+import { CHROMIUM_INSTALL_HINT, findChromium } from "./capture/chromium.js";
+import type { Config } from "./config/config.js";
+import { migrate, openStorage } from "./storage/db.js";
+import { ensureFirstStart } from "./storage/first-start.js";
+import { VERSION } from "./version.js";
+
+export type RunningServer = { app: FastifyInstance; url: string; stop(): Promise<void> };
+
+/**
+ * Starts the service: storage and migrations, the first-start admin, then HTTP. Logs what an
+ * operator needs to see: URL, database, data folder, admin account, Chromium, and warnings.
+ */
+export async function startServer(
+  config: Config,
+  log: Logger,
+  options: { pgSchema?: string } = {},
+): Promise<RunningServer> {
+  const secret = resolveSecretKey(config.secretKey, config.dataDir);
+  const storage = await openStorage({
+    databaseUrl: config.databaseUrl,
+    dataDir: config.dataDir,
+    pgSchema: options.pgSchema,
+  });
+  const applied = await migrate(storage);
+  const ctx = createAppContext({ config, storage, secretKey: secret.key, log });
+  const first = await ensureFirstStart(ctx);
+  const app = await buildApp(ctx);
+  await app.listen({ port: config.port, host: config.host });
+  const address = app.server.address();
+  const port = typeof address === "object" && address ? address.port : config.port;
+  // PORT=0 (tests) picks a free port: the URL names the one picked.
+  const url = config.port === 0 ? `http://localhost:${port}` : config.publicUrl;
+
+  log.info(`Pagewright ${VERSION} listening on ${url} (bound to ${config.host}:${port})`);
+  log.info(`database: ${storage.description}${applied.length ? ` (applied migrations: ${applied.join(", ")})` : ""}`);
+  log.info(`data folder: ${config.dataDir}`);
+  log.info(`admin account: ${config.adminUsername}${first.createdAdmin ? " (created now, with space 'default')" : ""}`);
+  if (first.createdAdmin && config.adminPassword === "admin") {
+    log.warn(
+      "the admin password is the default 'admin': set ADMIN_PASSWORD before the first start, or change it in Settings",
+    );
+  }
+  if (secret.generated) {
+    log.warn(
+      `SECRET_KEY is not set: generated one into ${secret.file}; back it up, stored secrets cannot be read without it`,
+    );
+  }
+  const chromium = findChromium(config.chromiumPath);
+  if (chromium) log.info(`Chromium: ${chromium}`);
+  else
+    log.warn(
+      `Chromium not found${config.chromiumPath ? ` at CHROMIUM_PATH=${config.chromiumPath}` : ""}: captures cannot run; ${CHROMIUM_INSTALL_HINT}`,
+    );
+
+  return {
+    app,
+    url,
+    async stop() {
+      await app.close();
+      await storage.destroy();
+    },
+  };
+}

@@ -1,0 +1,79 @@
+import fs from "node:fs";
+import path from "node:path";
+import { Kysely, type Migration, type MigrationProvider, Migrator, PostgresDialect, SqliteDialect } from "kysely";
+import * as m0001 from "./migrations/0001-initial.js";
+import type { Database } from "./schema.js";
+
+export type DialectName = "sqlite" | "postgres";
+
+export type Storage = {
+  db: Kysely<Database>;
+  dialect: DialectName;
+  /** What the start-up log shows: a file path or a URL without its password. */
+  description: string;
+  destroy(): Promise<void>;
+};
+
+export type StorageOptions = {
+  /** postgres://… or unset for SQLite. */
+  databaseUrl?: string;
+  /** Where the SQLite file lives. */
+  dataDir: string;
+  /** PostgreSQL schema to work in (tests use one per file); default: the server's search_path. */
+  pgSchema?: string;
+};
+
+/** Migrations listed by hand, in order: the build has no folder to scan. */
+const migrations: Record<string, Migration> = {
+  "0001-initial": m0001,
+};
+
+const provider: MigrationProvider = { getMigrations: async () => migrations };
+
+export async function openStorage(options: StorageOptions): Promise<Storage> {
+  if (options.databaseUrl) return openPostgres(options.databaseUrl, options.pgSchema);
+  return openSqlite(options.dataDir);
+}
+
+async function openSqlite(dataDir: string): Promise<Storage> {
+  fs.mkdirSync(dataDir, { recursive: true });
+  const file = path.join(dataDir, "pagewright.db");
+  const { default: SQLite } = await import("better-sqlite3");
+  const database = new SQLite(file);
+  // WAL lets readers go on while one writer writes; busy_timeout waits for a lock instead of
+  // failing when a second process (the CLI) touches the same file.
+  database.pragma("journal_mode = WAL");
+  database.pragma("synchronous = NORMAL");
+  database.pragma("foreign_keys = ON");
+  database.pragma("busy_timeout = 5000");
+  const db = new Kysely<Database>({ dialect: new SqliteDialect({ database }) });
+  return { db, dialect: "sqlite", description: `SQLite ${file}`, destroy: () => db.destroy() };
+}
+
+async function openPostgres(url: string, schema?: string): Promise<Storage> {
+  const { default: pg } = await import("pg");
+  const pool = new pg.Pool({
+    connectionString: url,
+    max: 10,
+    ...(schema ? { options: `-c search_path=${schema}` } : {}),
+  });
+  const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
+  const shown = new URL(url);
+  if (shown.password) shown.password = "***";
+  return {
+    db,
+    dialect: "postgres",
+    description: `PostgreSQL ${shown.toString()}${schema ? ` (schema ${schema})` : ""}`,
+    destroy: () => db.destroy(),
+  };
+}
+
+/** Applies pending migrations; returns the names applied. Throws on the first failure. */
+export async function migrate(storage: Storage): Promise<string[]> {
+  const migrator = new Migrator({ db: storage.db, provider });
+  const { error, results } = await migrator.migrateToLatest();
+  if (error) throw error instanceof Error ? error : new Error(String(error));
+  return (results ?? []).filter((r) => r.status === "Success").map((r) => r.migrationName);
+}
+
+export const migrationNames = Object.keys(migrations);

@@ -1,0 +1,98 @@
+import type { Kysely } from "kysely";
+import type { JobBody } from "../../schemas/job.js";
+import type { DialectName } from "../db.js";
+import { insertWithinLimit } from "../limited-insert.js";
+import type { Database, JobRow } from "../schema.js";
+import { nowIso } from "../time.js";
+
+/** What is stored of a job: the validated body without the fields the row holds itself. */
+export type StoredJobBody = Omit<JobBody, "id" | "space" | "createdAt" | "updatedAt">;
+
+export type StoredJob = StoredJobBody & { id: string; space: string; createdAt: string; updatedAt: string };
+
+const toJob = (row: JobRow): StoredJob => ({
+  id: row.id,
+  space: row.space_id,
+  ...(JSON.parse(row.body) as StoredJobBody),
+  createdAt: row.created_at,
+  updatedAt: row.updated_at,
+});
+
+export function createJobsRepository(db: Kysely<Database>, dialect: DialectName) {
+  return {
+    async list(spaceId: string): Promise<StoredJob[]> {
+      const rows = await db
+        .selectFrom("jobs")
+        .selectAll()
+        .where("space_id", "=", spaceId)
+        .orderBy("name")
+        .orderBy("id")
+        .execute();
+      return rows.map(toJob);
+    },
+    async get(spaceId: string, id: string): Promise<StoredJob | undefined> {
+      const row = await db
+        .selectFrom("jobs")
+        .selectAll()
+        .where("id", "=", id)
+        .where("space_id", "=", spaceId)
+        .executeTakeFirst();
+      return row ? toJob(row) : undefined;
+    },
+    async exists(id: string): Promise<boolean> {
+      return (await db.selectFrom("jobs").select("id").where("id", "=", id).executeTakeFirst()) !== undefined;
+    },
+    async count(spaceId: string): Promise<number> {
+      const row = await db
+        .selectFrom("jobs")
+        .select((e) => e.fn.countAll<number>().as("n"))
+        .where("space_id", "=", spaceId)
+        .executeTakeFirstOrThrow();
+      return Number(row.n);
+    },
+    /**
+     * Inserts unless the space already holds `max` jobs (null: no limit). Returns "limit" when
+     * full, "conflict" when the id is taken.
+     */
+    async create(spaceId: string, id: string, body: StoredJobBody, max: number | null) {
+      const at = nowIso();
+      const row: JobRow = {
+        id,
+        space_id: spaceId,
+        name: body.name,
+        enabled: body.enabled ? 1 : 0,
+        cron: body.cron,
+        body: JSON.stringify(body),
+        created_at: at,
+        updated_at: at,
+      };
+      const outcome = await insertWithinLimit(db, dialect, { table: "jobs", spaceId, max, row });
+      return outcome === "ok" ? toJob(row) : outcome;
+    },
+    async replace(spaceId: string, id: string, body: StoredJobBody): Promise<StoredJob | undefined> {
+      const result = await db
+        .updateTable("jobs")
+        .set({
+          name: body.name,
+          enabled: body.enabled ? 1 : 0,
+          cron: body.cron,
+          body: JSON.stringify(body),
+          updated_at: nowIso(),
+        })
+        .where("id", "=", id)
+        .where("space_id", "=", spaceId)
+        .executeTakeFirst();
+      if (Number(result.numUpdatedRows) === 0) return undefined;
+      return this.get(spaceId, id);
+    },
+    async delete(spaceId: string, id: string): Promise<boolean> {
+      const result = await db
+        .deleteFrom("jobs")
+        .where("id", "=", id)
+        .where("space_id", "=", spaceId)
+        .executeTakeFirst();
+      return Number(result.numDeletedRows) > 0;
+    },
+  };
+}
+export type JobsRepository = ReturnType<typeof createJobsRepository>;

@@ -1,0 +1,78 @@
+/**
+ * Row types of the database, shared by SQLite and PostgreSQL. Both dialects store the same
+ * column types so that one set of queries serves both: timestamps are ISO 8601 UTC strings with
+ * milliseconds (they sort as text, which keyset paging relies on), booleans are 0/1 integers and
+ * structured values are JSON text.
+ */
+export type Database = {
+  users: UserRow;
+  sessions: SessionRow;
+  spaces: SpaceRow;
+  space_members: SpaceMemberRow;
+  jobs: JobRow;
+  blueprints: BlueprintRow;
+  delivery_interfaces: SecretHolderRow & { type: string };
+  ai_providers: SecretHolderRow & { vendor: string };
+  login_failures: LoginFailureRow;
+  settings: SettingRow;
+};
+
+export type UserRow = {
+  id: string;
+  username: string;
+  password_hash: string;
+  system_role: "system" | "user";
+  email: string | null;
+  created_at: string;
+  updated_at: string;
+};
+
+export type SessionRow = {
+  /** SHA-256 of the cookie token: a stolen database does not yield live sessions. */
+  id: string;
+  user_id: string;
+  created_at: string;
+  last_seen_at: string;
+  expires_at: string;
+};
+
+export type SpaceRow = { id: string; name: string; created_at: string };
+
+export type SpaceMemberRow = { space_id: string; user_id: string; access: "ro" | "rw" | "admin" };
+
+export type JobRow = {
+  id: string;
+  space_id: string;
+  name: string;
+  enabled: number;
+  cron: string | null;
+  /** The whole job body as JSON (steps with their ids, report, deliveries). */
+  body: string;
+  created_at: string;
+  updated_at: string;
+};
+
+export type BlueprintRow = {
+  id: string;
+  space_id: string;
+  name: string;
+  body: string;
+  created_at: string;
+  updated_at: string;
+};
+
+export type SecretHolderRow = {
+  id: string;
+  space_id: string;
+  name: string;
+  /** Non-secret settings as JSON. */
+  config: string;
+  /** Secret settings as JSON, encrypted with SECRET_KEY (AES-256-GCM). */
+  secrets: string;
+  created_at: string;
+  updated_at: string;
+};
+
+export type LoginFailureRow = { username: string; address: string; at: string };
+
+export type SettingRow = { key: string; value: string };
