@@ -1,7 +1,7 @@
 import type { FastifyInstance } from "fastify";
 import type { Logger } from "pino";
 import { buildApp } from "./app.js";
-import { createAppContext } from "./app-context.js";
+import { type AppContext, createAppContext } from "./app-context.js";
 import { resolveSecretKey } from "./auth/secret-box.js";
 import { CHROMIUM_INSTALL_HINT, findChromium } from "./capture/chromium.js";
 import type { Config } from "./config/config.js";
@@ -9,7 +9,7 @@ import { migrate, openStorage } from "./storage/db.js";
 import { ensureFirstStart } from "./storage/first-start.js";
 import { VERSION } from "./version.js";
 
-export type RunningServer = { app: FastifyInstance; url: string; stop(): Promise<void> };
+export type RunningServer = { app: FastifyInstance; ctx: AppContext; url: string; stop(): Promise<void> };
 
 /**
  * Starts the service: storage and migrations, the first-start admin, then HTTP. Logs what an
@@ -59,6 +59,7 @@ export async function startServer(
 
   return {
     app,
+    ctx,
     url,
     async stop() {
       await app.close();
