@@ -74,20 +74,46 @@ export const DeliveryInterfaceCreateSchema = z
   ])
   .meta({ id: "DeliveryInterfaceWrite" });
 
+/**
+ * A config schema whose secret fields may be left out (no default either): on update, a missing
+ * secret keeps the stored value instead of being reset to a default.
+ */
+function withOptionalSecrets<T extends z.ZodObject>(schema: T, fields: readonly string[]) {
+  const shape: Record<string, z.ZodType> = {};
+  for (const field of fields) {
+    const current = schema.shape[field] as z.ZodType;
+    const inner = current instanceof z.ZodDefault ? (current.unwrap() as z.ZodType) : current;
+    shape[field] = inner.optional();
+  }
+  return schema.extend(shape);
+}
+
 /** Update: as create, but a secret field left out keeps its stored value. */
 export const DeliveryInterfaceUpdateSchema = z.discriminatedUnion("type", [
   z.strictObject({
     name: Name,
     type: z.literal("webhook"),
-    config: WebhookConfig.partial({ url: true, headers: true }),
+    config: withOptionalSecrets(WebhookConfig, DELIVERY_TYPES.webhook.secretFields),
   }),
-  z.strictObject({ name: Name, type: z.literal("slack"), config: SlackConfig.partial({ webhookUrl: true }) }),
-  z.strictObject({ name: Name, type: z.literal("smtp"), config: SmtpConfig.partial({ password: true }) }),
-  z.strictObject({ name: Name, type: z.literal("mailgun"), config: MailgunConfig.partial({ apiKey: true }) }),
+  z.strictObject({
+    name: Name,
+    type: z.literal("slack"),
+    config: withOptionalSecrets(SlackConfig, DELIVERY_TYPES.slack.secretFields),
+  }),
+  z.strictObject({
+    name: Name,
+    type: z.literal("smtp"),
+    config: withOptionalSecrets(SmtpConfig, DELIVERY_TYPES.smtp.secretFields),
+  }),
+  z.strictObject({
+    name: Name,
+    type: z.literal("mailgun"),
+    config: withOptionalSecrets(MailgunConfig, DELIVERY_TYPES.mailgun.secretFields),
+  }),
   z.strictObject({
     name: Name,
     type: z.literal("s3"),
-    config: S3Config.partial({ accessKeyId: true, secretAccessKey: true }),
+    config: withOptionalSecrets(S3Config, DELIVERY_TYPES.s3.secretFields),
   }),
 ]);
 

@@ -11,6 +11,8 @@ export type Storage = {
   dialect: DialectName;
   /** What the start-up log shows: a file path or a URL without its password. */
   description: string;
+  /** The PostgreSQL schema in use when one was chosen (tests), for the migration tables. */
+  pgSchema?: string;
   destroy(): Promise<void>;
 };
 
@@ -64,13 +66,15 @@ async function openPostgres(url: string, schema?: string): Promise<Storage> {
     db,
     dialect: "postgres",
     description: `PostgreSQL ${shown.toString()}${schema ? ` (schema ${schema})` : ""}`,
+    pgSchema: schema,
     destroy: () => db.destroy(),
   };
 }
 
 /** Applies pending migrations; returns the names applied. Throws on the first failure. */
 export async function migrate(storage: Storage): Promise<string[]> {
-  const migrator = new Migrator({ db: storage.db, provider });
+  // With a chosen schema, Kysely must look for its own tables there, not in any schema.
+  const migrator = new Migrator({ db: storage.db, provider, migrationTableSchema: storage.pgSchema });
   const { error, results } = await migrator.migrateToLatest();
   if (error) throw error instanceof Error ? error : new Error(String(error));
   return (results ?? []).filter((r) => r.status === "Success").map((r) => r.migrationName);

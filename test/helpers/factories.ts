@@ -36,7 +36,10 @@ export async function userWithAccess(
   const password = "password-1234";
   const created = await server.admin.post("/ui-api/admin/users", { username, password, systemRole: "user" });
   if (created.status !== 201) throw new Error(`user create failed: ${created.text}`);
-  if (space !== "default" && (await server.admin.get("/ui-api/admin/spaces")).body.items.every((s: { id: string }) => s.id !== space)) {
+  if (
+    space !== "default" &&
+    (await server.admin.get("/ui-api/admin/spaces")).body.items.every((s: { id: string }) => s.id !== space)
+  ) {
     await server.admin.post("/ui-api/admin/spaces", { id: space, name: space });
   }
   if (access) await server.admin.put(`/ui-api/admin/spaces/${space}/members/${created.body.id}`, { access });
@@ -46,7 +49,11 @@ export async function userWithAccess(
 }
 
 /** A webhook interface of `space`, created through /ui-api by the admin. */
-export async function webhookInterface(server: TestServer, space = "default", secretUrl = "https://hooks.example.com/T000/B000/secret-token-XYZ") {
+export async function webhookInterface(
+  server: TestServer,
+  space = "default",
+  secretUrl = "https://hooks.example.com/T000/B000/secret-token-XYZ",
+) {
   const answer = await server.admin.post(`/ui-api/spaces/${space}/delivery-interfaces`, {
     name: `Webhook ${++counter}`,
     type: "webhook",
