@@ -8,6 +8,6 @@ export default defineConfig({
     // Two cores: files run in parallel processes, each with its own server and database.
     pool: "forks",
     maxWorkers: 2,
-    reporters: process.env.CI ? ["default"] : ["default"],
+    reporters: ["default", "./test/helpers/summary-reporter.ts"],
   },
 });
