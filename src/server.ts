@@ -30,6 +30,12 @@ export async function startServer(
   const ctx = createAppContext({ config, storage, secretKey: secret.key, log });
   const first = await ensureFirstStart(ctx);
   const app = await buildApp(ctx);
+  // Sessions and failed logins past their window are removed hourly (and on use).
+  const cleanup = setInterval(() => {
+    void ctx.sessions.deleteExpired().catch((error) => log.warn({ err: error }, "session cleanup failed"));
+  }, 60 * 60 * 1000);
+  cleanup.unref();
+  app.addHook("onClose", async () => clearInterval(cleanup));
   await app.listen({ port: config.port, host: config.host });
   const address = app.server.address();
   const port = typeof address === "object" && address ? address.port : config.port;
