@@ -51,7 +51,7 @@ function typeOf(s: JsonSchema): string {
 
 /** A Markdown table of an object schema's fields (the `type` discriminator left out). */
 export function fieldsTable(schema: z.ZodType): string {
-  const json = z.toJSONSchema(schema, { io: "input", unrepresentable: "any" }) as JsonSchema;
+  const json = resolveRoot(z.toJSONSchema(schema, { io: "input", unrepresentable: "any" }) as JsonSchema);
   const required = new Set(json.required ?? []);
   const rows = Object.entries(json.properties ?? {})
     .filter(([name]) => name !== "type")
@@ -60,11 +60,18 @@ export function fieldsTable(schema: z.ZodType): string {
       const def = field.default === undefined ? "" : `\`${JSON.stringify(field.default)}\``;
       return `| \`${name}\` | ${typeOf(field)} | ${needed} | ${def} | ${(field.description ?? "").replace(/\|/g, "\\|")} |`;
     });
+  if (rows.length === 0) return "No fields besides `type`.";
   return ["| field | type | required | default | notes |", "|---|---|---|---|---|", ...rows].join("\n");
 }
 
+/** A schema with an id comes back as a $ref into $defs: the object itself is there. */
+function resolveRoot(json: JsonSchema & { $defs?: Record<string, JsonSchema> }): JsonSchema {
+  const name = json.$ref?.startsWith("#/$defs/") ? json.$ref.slice("#/$defs/".length) : undefined;
+  return name && json.$defs?.[name] ? json.$defs[name] : json;
+}
+
 const describe = (schema: z.ZodType) =>
-  (z.toJSONSchema(schema, { io: "input", unrepresentable: "any" }) as JsonSchema).description ?? "";
+  resolveRoot(z.toJSONSchema(schema, { io: "input", unrepresentable: "any" }) as JsonSchema).description ?? "";
 
 function typeSections(schemas: Record<string, z.ZodType>): string {
   return Object.entries(schemas)
@@ -79,7 +86,7 @@ function generated(name: string, config: Config): string {
     case "block-types":
       return typeSections(BLOCK_SCHEMAS);
     case "capture-auth":
-      return "```json\n" + JSON.stringify(z.toJSONSchema(CaptureAuthSchema, { io: "input" }), null, 2) + "\n```";
+      return `| type | fields |\n|---|---|\n| \`none\` | (default) no authentication |\n| \`basic\` | \`username\`, \`password\`: HTTP basic auth, sent only to the origin of each navigation |\n\n${describe(CaptureAuthSchema)}`;
     case "delivery-fields":
       return fieldsTable(DeliverySchema);
     case "interface-types":
