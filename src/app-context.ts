@@ -1,21 +1,57 @@
+import { EventEmitter } from "node:events";
+import path from "node:path";
 import type { Logger } from "pino";
 import { createSecretBox, type SecretBox } from "./auth/secret-box.js";
+import { createBrowserPool } from "./capture/browser-pool.js";
 import type { Config } from "./config/config.js";
+import { createLocalFileStore } from "./files/local-file-store.js";
+import { createRunEventBus } from "./runs/run-events.js";
+import { createRunWorker } from "./runs/run-worker.js";
+import { createScheduler } from "./scheduler/scheduler.js";
 import type { Storage } from "./storage/db.js";
 import { createBlueprintsRepository } from "./storage/repositories/blueprints-repository.js";
-import { createJobsRepository } from "./storage/repositories/jobs-repository.js";
+import { createJobsRepository, type StoredJob } from "./storage/repositories/jobs-repository.js";
+import { createRunsRepository } from "./storage/repositories/runs-repository.js";
 import { createSecretHoldersRepository } from "./storage/repositories/secret-holders-repository.js";
 import { createSessionsRepository } from "./storage/repositories/sessions-repository.js";
 import { createSpacesRepository } from "./storage/repositories/spaces-repository.js";
 import { createUsersRepository } from "./storage/repositories/users-repository.js";
 
-/** What every module of the server works with: configuration, storage and the repositories. */
+/** Job changes, for whoever follows them (the scheduler). */
+export type JobEvents = EventEmitter<{ changed: [StoredJob]; deleted: [string] }>;
+
+/**
+ * What every module of the server works with: configuration, storage, the repositories, the file
+ * store and the run machinery (browser pool, worker, scheduler). Nothing here starts work: the
+ * server calls `worker.start()` and `scheduler.start()`.
+ */
 export type AppContext = ReturnType<typeof createAppContext>;
 
 export function createAppContext(input: { config: Config; storage: Storage; secretKey: string; log: Logger }) {
   const { config, storage, log } = input;
   const box: SecretBox = createSecretBox(input.secretKey);
   const { db, dialect } = storage;
+  const jobs = createJobsRepository(db, dialect);
+  const runs = createRunsRepository(db);
+  const providers = createSecretHoldersRepository(db, dialect, "ai_providers", box);
+  const files = createLocalFileStore(path.join(config.dataDir, "files"));
+  const runEvents = createRunEventBus();
+  const jobEvents: JobEvents = new EventEmitter();
+  const pool = createBrowserPool({ chromiumPath: config.chromiumPath, log });
+  const worker = createRunWorker({
+    jobs,
+    runs,
+    providers,
+    files,
+    pool,
+    events: runEvents,
+    publicUrl: config.publicUrl,
+    log,
+    workerCount: config.workerCount,
+  });
+  const scheduler = createScheduler({ db, jobs, runs, log, onRunQueued: () => worker.notify() });
+  jobEvents.on("changed", (job) => scheduler.jobChanged(job));
+  jobEvents.on("deleted", (id) => scheduler.jobDeleted(id));
   return {
     config,
     storage,
@@ -24,9 +60,16 @@ export function createAppContext(input: { config: Config; storage: Storage; secr
     users: createUsersRepository(db),
     sessions: createSessionsRepository(db),
     spaces: createSpacesRepository(db),
-    jobs: createJobsRepository(db, dialect),
+    jobs,
+    runs,
     blueprints: createBlueprintsRepository(db),
     interfaces: createSecretHoldersRepository(db, dialect, "delivery_interfaces", box),
-    providers: createSecretHoldersRepository(db, dialect, "ai_providers", box),
+    providers,
+    files,
+    runEvents,
+    jobEvents,
+    pool,
+    worker,
+    scheduler,
   };
 }

@@ -3,10 +3,13 @@ import Fastify, { type FastifyBaseLogger, type FastifyInstance, LogController } 
 import { contextRoutes } from "./api/agent/context.routes.js";
 import { blueprintsRoutes } from "./api/blueprints/blueprints.routes.js";
 import { secretHolderListRoutes } from "./api/delivery-interfaces/delivery-interfaces.routes.js";
+import { jobStreamRoutes } from "./api/jobs/job-streams.routes.js";
 import { jobsRoutes } from "./api/jobs/jobs.routes.js";
+import { runsRoutes } from "./api/runs/runs.routes.js";
 import type { AppContext } from "./app-context.js";
 import { authRoutes } from "./auth/auth.routes.js";
 import { createOriginGuard } from "./auth/origin-guard.js";
+import { filesRoutes } from "./files/files.routes.js";
 import { guideRoutes } from "./guide/guide.routes.js";
 import { registerErrorHandling } from "./http/error-handler.js";
 import { aiProvidersUiRoutes } from "./ui-api/ai-providers/ai-providers.routes.js";
@@ -29,6 +32,8 @@ export async function buildApp(ctx: AppContext): Promise<FastifyInstance> {
     }),
   });
   await app.register(cookie);
+  // Bodies are JSON only: a text/plain body is a 415 that says so, not a confusing type error.
+  app.removeContentTypeParser("text/plain");
   registerErrorHandling(app);
   app.addHook("onRequest", createOriginGuard(ctx.config.publicUrl));
   app.addHook("onSend", async (_request, reply) => {
@@ -39,6 +44,9 @@ export async function buildApp(ctx: AppContext): Promise<FastifyInstance> {
   authRoutes(app, ctx);
   contextRoutes(app, ctx);
   jobsRoutes(app, ctx);
+  jobStreamRoutes(app, ctx);
+  runsRoutes(app, ctx);
+  filesRoutes(app, ctx);
   blueprintsRoutes(app, ctx);
   secretHolderListRoutes(app, ctx);
   usersRoutes(app, ctx);

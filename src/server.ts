@@ -5,6 +5,7 @@ import { type AppContext, createAppContext } from "./app-context.js";
 import { resolveSecretKey } from "./auth/secret-box.js";
 import { CHROMIUM_INSTALL_HINT, findChromium } from "./capture/chromium.js";
 import type { Config } from "./config/config.js";
+import { deleteExpiredRuns } from "./runs/retention-cleanup.task.js";
 import { migrate, openStorage } from "./storage/db.js";
 import { ensureFirstStart } from "./storage/first-start.js";
 import { VERSION } from "./version.js";
@@ -15,11 +16,15 @@ export type RunningServer = { app: FastifyInstance; ctx: AppContext; url: string
  * Starts the service: storage and migrations, the first-start admin, then HTTP. Logs what an
  * operator needs to see: URL, database, data folder, admin account, Chromium, and warnings.
  */
-export async function startServer(
-  config: Config,
-  log: Logger,
-  options: { pgSchema?: string } = {},
-): Promise<RunningServer> {
+export type ServerOptions = {
+  pgSchema?: string;
+  /** false: HTTP only, no scheduler or capture worker. */
+  worker?: boolean;
+  /** How long running runs may take to finish on stop; then they are stopped and recorded failed. */
+  graceMs?: number;
+};
+
+export async function startServer(config: Config, log: Logger, options: ServerOptions = {}): Promise<RunningServer> {
   const secret = resolveSecretKey(config.secretKey, config.dataDir);
   const storage = await openStorage({
     databaseUrl: config.databaseUrl,
@@ -30,12 +35,18 @@ export async function startServer(
   const ctx = createAppContext({ config, storage, secretKey: secret.key, log });
   const first = await ensureFirstStart(ctx);
   const app = await buildApp(ctx);
-  // Sessions and failed logins past their window are removed hourly (and on use).
-  const cleanup = setInterval(() => {
+  // Hourly: expired sessions, and runs past their job's retention with their files.
+  const hourly = () => {
     void ctx.sessions.deleteExpired().catch((error) => log.warn({ err: error }, "session cleanup failed"));
-  }, 60 * 60 * 1000);
+    void deleteExpiredRuns(ctx).catch((error) => log.warn({ err: error }, "retention cleanup failed"));
+  };
+  const cleanup = setInterval(hourly, 60 * 60 * 1000);
   cleanup.unref();
-  app.addHook("onClose", async () => clearInterval(cleanup));
+  if (options.worker !== false) {
+    await ctx.worker.start();
+    await ctx.scheduler.start();
+    hourly();
+  }
   await app.listen({ port: config.port, host: config.host });
   const address = app.server.address();
   const port = typeof address === "object" && address ? address.port : config.port;
@@ -67,7 +78,12 @@ export async function startServer(
     app,
     ctx,
     url,
+    /** No new runs; running ones get the grace period, then fail cleanly; then HTTP and storage close. */
     async stop() {
+      clearInterval(cleanup);
+      await ctx.scheduler.stop();
+      await ctx.worker.stop(options.graceMs ?? 30_000);
+      await ctx.pool.close();
       await app.close();
       await storage.destroy();
     },

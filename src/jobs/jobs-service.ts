@@ -1,6 +1,7 @@
 import crypto from "node:crypto";
 import type { AppContext } from "../app-context.js";
 import { conflict, invalid, licenseLimit, notFound } from "../errors.js";
+import { runFolderKey } from "../files/file-store.js";
 import type { CaptureStep } from "../schemas/capture.js";
 import type { StoredJob, StoredJobBody } from "../storage/repositories/jobs-repository.js";
 import type { Access } from "../storage/repositories/spaces-repository.js";
@@ -29,6 +30,7 @@ export async function createJob(ctx: AppContext, spaceId: string, raw: unknown):
   const outcome = await ctx.jobs.create(spaceId, id, toStored(body), ctx.config.limits.jobs);
   if (outcome === "conflict") throw conflict("a job with this id exists");
   if (outcome === "limit") throw licenseLimit("jobs", ctx.config.limits.jobs ?? 0);
+  ctx.jobEvents.emit("changed", outcome);
   return outcome;
 }
 
@@ -40,11 +42,17 @@ export async function replaceJob(ctx: AppContext, spaceId: string, id: string, r
   }
   const stored = await ctx.jobs.replace(spaceId, id, toStored(body));
   if (!stored) throw notFound();
+  ctx.jobEvents.emit("changed", stored);
   return stored;
 }
 
+/** Deletes the job, then its runs and their files. */
 export async function deleteJob(ctx: AppContext, spaceId: string, id: string): Promise<void> {
   if (!(await ctx.jobs.delete(spaceId, id))) throw notFound();
+  ctx.jobEvents.emit("deleted", id);
+  const runIds = await ctx.runs.idsOfJob(id);
+  for (const runId of runIds) await ctx.files.deletePrefix(runFolderKey(runId)).catch(() => undefined);
+  await ctx.runs.delete(runIds);
 }
 
 /** A job as a member with `access` may read it: ro readers get no passwords. */

@@ -2,6 +2,7 @@ import fs from "node:fs";
 import path from "node:path";
 import { Kysely, type Migration, type MigrationProvider, Migrator, PostgresDialect, SqliteDialect } from "kysely";
 import * as m0001 from "./migrations/0001-initial.js";
+import * as m0002 from "./migrations/0002-runs.js";
 import type { Database } from "./schema.js";
 
 export type DialectName = "sqlite" | "postgres";
@@ -28,6 +29,7 @@ export type StorageOptions = {
 /** Migrations listed by hand, in order: the build has no folder to scan. */
 const migrations: Record<string, Migration> = {
   "0001-initial": m0001,
+  "0002-runs": m0002,
 };
 
 const provider: MigrationProvider = { getMigrations: async () => migrations };

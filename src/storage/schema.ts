@@ -15,6 +15,7 @@ export type Database = {
   ai_providers: SecretHolderRow & { vendor: string };
   login_failures: LoginFailureRow;
   settings: SettingRow;
+  runs: RunRow;
 };
 
 export type UserRow = {
@@ -76,3 +77,35 @@ export type SecretHolderRow = {
 export type LoginFailureRow = { username: string; address: string; at: string };
 
 export type SettingRow = { key: string; value: string };
+
+export type RunRow = {
+  id: string;
+  space_id: string;
+  job_id: string;
+  job_name: string;
+  trigger: "schedule" | "manual" | "retry" | "test";
+  attempt: number;
+  /** The first attempt's id, on retries. */
+  retry_of: string | null;
+  state: "queued" | "running" | "success" | "partial" | "failed" | "skipped";
+  queued_at: string;
+  /** A queued run is not started before this time (retry delays). */
+  not_before: string;
+  started_at: string | null;
+  finished_at: string | null;
+  duration_ms: number | null;
+  /** JSON {message, stepId?} or null. */
+  error: string | null;
+  variables: string;
+  steps: string;
+  snapshots: string;
+  files: string;
+  deliveries: string;
+  /** Secret of the run's file links. */
+  token: string;
+  /** The job body of a test run (unsaved); null for saved jobs, which are read at run time. */
+  job_body: string | null;
+  /** Which process runs it, and when it last said so (recovery of runs of dead processes). */
+  worker: string | null;
+  heartbeat_at: string | null;
+};

@@ -7,9 +7,12 @@ describe("Liquid sandbox", () => {
     expect(checkTemplate("{% if errors > 3 %}many{% else %}few{% endif %}")).toBeNull();
   });
 
-  it.each(["{% include 'secrets.txt' %}", "{% render '/etc/passwd' %}", "{% layout 'base' %}x"])("refuses %s", (source) => {
-    expect(checkTemplate(source)).toMatch(/not allowed: templates have no file access/);
-  });
+  it.each(["{% include 'secrets.txt' %}", "{% render '/etc/passwd' %}", "{% layout 'base' %}x"])(
+    "refuses %s",
+    (source) => {
+      expect(checkTemplate(source)).toMatch(/not allowed: templates have no file access/);
+    },
+  );
 
   it("reports syntax errors in one line", () => {
     const error = checkTemplate("{% if x %}unclosed");

@@ -12,6 +12,11 @@ export class Client {
     return answer;
   }
 
+  /** The Cookie header of the session, for raw fetches (event streams). */
+  get cookieHeader() {
+    return this.cookie;
+  }
+
   get hasSession() {
     return this.cookie !== undefined;
   }

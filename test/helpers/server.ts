@@ -37,7 +37,11 @@ export type TestServer = RunningServer & {
  * A real server on a random port with a database of its own: a temporary folder for SQLite, a
  * fresh schema for PostgreSQL (dropped on stop).
  */
-export async function startTestServer(dialect: Dialect, env: Record<string, string> = {}): Promise<TestServer> {
+export async function startTestServer(
+  dialect: Dialect,
+  env: Record<string, string> = {},
+  options: { worker?: boolean; graceMs?: number } = {},
+): Promise<TestServer> {
   notePostgresSkip();
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "pagewright-test-"));
   let pgSchema: string | undefined;
@@ -57,7 +61,11 @@ export async function startTestServer(dialect: Dialect, env: Record<string, stri
     ...(dialect === "postgres" ? { DATABASE_URL: TEST_DATABASE_URL } : {}),
     ...env,
   });
-  const server = await startServer(config, pino({ level: "silent" }), { pgSchema });
+  const server = await startServer(config, pino({ level: process.env.TEST_LOG_LEVEL ?? "silent" }), {
+    pgSchema,
+    graceMs: options.graceMs ?? 2000,
+    worker: options.worker,
+  });
   const admin = new Client(server.url);
   await admin.login(ADMIN.username, ADMIN.password);
   return {

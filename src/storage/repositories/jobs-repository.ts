@@ -39,6 +39,16 @@ export function createJobsRepository(db: Kysely<Database>, dialect: DialectName)
         .executeTakeFirst();
       return row ? toJob(row) : undefined;
     },
+    /** Enabled jobs with a schedule, in every space (the scheduler's start). */
+    async listScheduled(): Promise<StoredJob[]> {
+      const rows = await db
+        .selectFrom("jobs")
+        .selectAll()
+        .where("enabled", "=", 1)
+        .where("cron", "is not", null)
+        .execute();
+      return rows.map(toJob);
+    },
     async exists(id: string): Promise<boolean> {
       return (await db.selectFrom("jobs").select("id").where("id", "=", id).executeTakeFirst()) !== undefined;
     },

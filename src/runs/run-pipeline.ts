@@ -1,0 +1,169 @@
+import type { Logger } from "pino";
+import { createAskAi } from "../ai/ask-ai.js";
+import type { BrowserPool } from "../capture/browser-pool.js";
+import { type CaptureEvent, type CaptureResult, runCapture, type StepRecord } from "../capture/capture-engine.js";
+import { type FileStore, runFileKey } from "../files/file-store.js";
+import type { JobBody } from "../schemas/job.js";
+import type { JobsRepository, StoredJobBody } from "../storage/repositories/jobs-repository.js";
+import type { RunsRepository, StoredRun } from "../storage/repositories/runs-repository.js";
+import type { SecretHoldersRepository } from "../storage/repositories/secret-holders-repository.js";
+import type { RunEventBus } from "./run-events.js";
+import { presentRun, runFileUrl } from "./run-presenter.js";
+
+/** A capture is stopped after this long, whatever its steps say (DESIGN.md). */
+export const MAX_CAPTURE_MS = 30 * 60 * 1000;
+
+export type PipelineDeps = {
+  jobs: JobsRepository;
+  runs: RunsRepository;
+  providers: SecretHoldersRepository;
+  files: FileStore;
+  pool: BrowserPool;
+  events: RunEventBus;
+  publicUrl: string;
+  log: Logger;
+  /** Overridable for tests of the limit. */
+  maxCaptureMs?: number;
+};
+
+/**
+ * One attempt of a run, from claimed to recorded: capture in a fresh browser context, then the
+ * run record with its state, variables, steps and snapshot files; a failed attempt schedules the
+ * next one when the job's retry policy allows. Composing and delivering reports hook in after
+ * the capture. Every event also goes to the run's live stream.
+ */
+export async function executeRun(deps: PipelineDeps, run: StoredRun, signal: AbortSignal): Promise<StoredRun> {
+  const publish = (event: Parameters<RunEventBus["publish"]>[1]) => deps.events.publish(run.id, event);
+  publish({ event: "start", data: { runId: run.id, jobId: run.jobId, trigger: run.trigger, attempt: run.attempt } });
+
+  const job = await resolveJob(deps, run);
+  if (!job) {
+    return finish(deps, run, failedResult("the job no longer exists"), undefined);
+  }
+
+  const timeout = AbortSignal.timeout(deps.maxCaptureMs ?? MAX_CAPTURE_MS);
+  const combined = AbortSignal.any([signal, timeout]);
+  let result: CaptureResult;
+  const context = await deps.pool
+    .newContext({ viewport: job.capture.viewport, acceptDownloads: false, serviceWorkers: "block" })
+    .catch((error: Error) => error);
+  if (context instanceof Error) {
+    return finish(deps, run, failedResult(`the browser could not start: ${context.message}`), job);
+  }
+  // Closing the context interrupts whatever the page is doing when the run is stopped.
+  const onAbort = () => void context.close().catch(() => undefined);
+  combined.addEventListener("abort", onAbort, { once: true });
+  const steps: StepRecord[] = [];
+  const snapshots: { name: string; file: string }[] = [];
+  try {
+    result = await runCapture({
+      capture: job.capture,
+      context,
+      scope: {
+        job: { id: run.jobId, name: job.name, description: job.description },
+        run: { id: run.id, trigger: run.trigger, attempt: run.attempt, startedAt: run.startedAt },
+        space: run.space,
+        now: new Date().toISOString(),
+      },
+      signal: combined,
+      askAi: createAskAi(deps.providers, run.space),
+      emit: (event: CaptureEvent) => {
+        if (event.type === "step") {
+          if (event.step.state !== "started") steps.push(event.step);
+          publish({ event: "step", data: event.step });
+        } else if (event.type === "log") {
+          publish({ event: "log", data: { level: event.level, message: event.message } });
+        } else {
+          publish({ event: "snapshot", data: { name: event.name, url: event.url } });
+        }
+      },
+      saveSnapshot: async (name, png) => {
+        const file = `${name}.png`;
+        await deps.files.put(runFileKey(run.id, file), png, "image/png");
+        const existing = snapshots.findIndex((s) => s.name === name);
+        if (existing >= 0) snapshots.splice(existing, 1);
+        snapshots.push({ name, file });
+        // Progress is saved as it comes: a crash keeps what was captured so far.
+        await deps.runs.saveProgress(run.id, { steps, snapshots, variables: {} });
+        return runFileUrl(run, file);
+      },
+    });
+  } finally {
+    combined.removeEventListener("abort", onAbort);
+    await context.close().catch(() => undefined);
+  }
+  if (timeout.aborted && result.state === "failed") {
+    result.error = {
+      ...result.error,
+      message: `stopped after ${Math.round((deps.maxCaptureMs ?? MAX_CAPTURE_MS) / 60000)} minutes: ${result.error?.message ?? ""}`,
+    };
+  }
+  return finish(
+    deps,
+    run,
+    { ...result, snapshots: result.snapshots.map((s) => ({ name: s.name, file: `${s.name}.png` })) },
+    job,
+  );
+}
+
+type AttemptResult = Omit<CaptureResult, "snapshots"> & { snapshots: { name: string; file: string }[] };
+
+const failedResult = (message: string): AttemptResult => ({
+  state: "failed",
+  variables: {},
+  steps: [],
+  snapshots: [],
+  error: { message },
+});
+
+async function finish(deps: PipelineDeps, run: StoredRun, result: AttemptResult, job: StoredJobBody | undefined) {
+  const finished =
+    (await deps.runs.finish(run.id, {
+      state: result.state,
+      error: result.error,
+      variables: result.variables,
+      steps: result.steps,
+      snapshots: result.snapshots,
+    })) ?? run;
+  if (finished.state === "failed" && job) await scheduleRetry(deps, finished, job);
+  const read = presentRun(finished);
+  deps.events.publish(run.id, {
+    event: "end",
+    data: {
+      ok: read.state !== "failed",
+      state: read.state,
+      runId: read.id,
+      variables: read.variables,
+      snapshots: read.snapshots,
+      files: read.files,
+      deliveries: read.deliveries,
+      error: read.error,
+    },
+  });
+  deps.log.info({ runId: run.id, jobId: run.jobId, state: finished.state, ms: finished.durationMs }, "run finished");
+  return finished;
+}
+
+/** A failed attempt of a schedule, manual or retry run is tried again after the job's delay. */
+export async function scheduleRetry(deps: Pick<PipelineDeps, "runs" | "log">, run: StoredRun, job: StoredJobBody) {
+  if (run.trigger === "test" || run.attempt > job.retry.attempts) return;
+  const next = await deps.runs.create({
+    space: run.space,
+    jobId: run.jobId,
+    jobName: run.jobName,
+    trigger: "retry",
+    attempt: run.attempt + 1,
+    retryOf: run.retryOf ?? run.id,
+    notBefore: new Date(Date.now() + job.retry.delayMinutes * 60_000),
+  });
+  deps.log.info({ runId: next.id, retryOf: next.retryOf, attempt: next.attempt }, "retry scheduled");
+}
+
+/** What a test run stores: the unsaved (validated) job body and whether to deliver. */
+export type TestRunBody = { job: JobBody; deliver: boolean };
+
+/** A test run carries its own (unsaved, validated) body; other runs read the job as it is now. */
+async function resolveJob(deps: PipelineDeps, run: StoredRun): Promise<StoredJobBody | undefined> {
+  if (run.jobBody) return (run.jobBody as TestRunBody).job as StoredJobBody;
+  return deps.jobs.get(run.space, run.jobId);
+}

@@ -1,0 +1,167 @@
+import crypto from "node:crypto";
+import os from "node:os";
+import type { JobsRepository } from "../storage/repositories/jobs-repository.js";
+import type { StoredRun } from "../storage/repositories/runs-repository.js";
+import { executeRun, type PipelineDeps, scheduleRetry } from "./run-pipeline.js";
+
+/**
+ * Takes queued runs from the database and executes them, `workerCount` at a time. The runs table
+ * is the queue: a run is a record before it is work, so nothing is lost when a process dies. A
+ * new run wakes the worker at once; a poll every second picks up retries whose delay has passed
+ * and runs queued by other processes.
+ */
+export type RunWorker = {
+  readonly id: string;
+  start(): Promise<void>;
+  /** A run was queued: look now rather than at the next poll. */
+  notify(): void;
+  /** Stops a queued or running run (a test whose client went away). */
+  cancel(runId: string, reason: string): Promise<void>;
+  /** Runs `fn` in one of the worker's slots (previews), waiting for a free one. */
+  withSlot<T>(fn: () => Promise<T>, signal?: AbortSignal): Promise<T>;
+  readonly active: number;
+  /** No new runs; running ones get `graceMs` to finish, then are stopped and recorded failed. */
+  stop(graceMs: number): Promise<void>;
+};
+
+const POLL_MS = 1000;
+const HEARTBEAT_MS = 10_000;
+
+export function createRunWorker(deps: PipelineDeps & { jobs: JobsRepository; workerCount: number }): RunWorker {
+  const id = `${os.hostname()}:${process.pid}:${crypto.randomBytes(3).toString("hex")}`;
+  const running = new Map<string, { controller: AbortController; done: Promise<unknown> }>();
+  const waiting: (() => void)[] = [];
+  let slotsInUse = 0;
+  let stopping = false;
+  let polling = false;
+  let pollAgain = false;
+  let timer: NodeJS.Timeout | undefined;
+  let heartbeat: NodeJS.Timeout | undefined;
+
+  const acquireSlot = async (signal?: AbortSignal) => {
+    while (slotsInUse >= deps.workerCount) {
+      await new Promise<void>((resolve, reject) => {
+        waiting.push(resolve);
+        signal?.addEventListener("abort", () => reject(signal.reason), { once: true });
+      });
+    }
+    slotsInUse++;
+  };
+  const releaseSlot = () => {
+    slotsInUse--;
+    waiting.shift()?.();
+    worker.notify();
+  };
+
+  const execute = (run: StoredRun) => {
+    const controller = new AbortController();
+    const done = executeRun(deps, run, controller.signal)
+      .catch((error: Error) => deps.log.error({ err: error, runId: run.id }, "run pipeline failed"))
+      .finally(() => {
+        running.delete(run.id);
+        releaseSlot();
+      });
+    running.set(run.id, { controller, done });
+  };
+
+  // One poll at a time; a notify during a poll makes it look once more when it ends.
+  const poll = async () => {
+    if (polling) {
+      pollAgain = true;
+      return;
+    }
+    polling = true;
+    try {
+      do {
+        pollAgain = false;
+        while (!stopping && slotsInUse < deps.workerCount) {
+          slotsInUse++;
+          const run = await deps.runs.claimNext(id).catch((error: Error) => {
+            deps.log.error({ err: error }, "could not read the run queue");
+            return undefined;
+          });
+          if (!run) {
+            slotsInUse--;
+            break;
+          }
+          execute(run);
+        }
+      } while (pollAgain && !stopping);
+    } finally {
+      polling = false;
+    }
+  };
+
+  const worker: RunWorker = {
+    id,
+    async start() {
+      await recoverOrphans();
+      timer = setInterval(() => void poll(), POLL_MS);
+      timer.unref();
+      heartbeat = setInterval(() => {
+        void deps.runs.heartbeat(id, [...running.keys()]).catch(() => undefined);
+      }, HEARTBEAT_MS);
+      heartbeat.unref();
+      void poll();
+    },
+    notify() {
+      if (!stopping) void poll();
+    },
+    async cancel(runId, reason) {
+      const active = running.get(runId);
+      if (active) {
+        active.controller.abort(new Error(reason));
+        await active.done;
+      } else {
+        await deps.runs.failQueued(runId, reason);
+      }
+    },
+    async withSlot(fn, signal) {
+      await acquireSlot(signal);
+      try {
+        return await fn();
+      } finally {
+        releaseSlot();
+      }
+    },
+    get active() {
+      return running.size;
+    },
+    async stop(graceMs) {
+      stopping = true;
+      clearInterval(timer);
+      const all = () => Promise.all([...running.values()].map((r) => r.done));
+      const inTime = await Promise.race([all().then(() => true), sleep(graceMs).then(() => false)]);
+      if (!inTime) {
+        for (const { controller } of running.values())
+          controller.abort(new Error("Pagewright was stopped during the run"));
+        await all();
+      }
+      clearInterval(heartbeat);
+    },
+  };
+
+  /**
+   * Runs left `running` by a process that died: in the embedded mode every such run is an
+   * orphan at start. Each is recorded failed and retried by its job's policy.
+   */
+  async function recoverOrphans() {
+    const orphans = await deps.runs.orphaned({ exceptWorker: id });
+    for (const run of orphans) {
+      const finished = await deps.runs.finish(run.id, {
+        state: "failed",
+        error: { message: "the process running it stopped before the run ended" },
+        variables: run.variables,
+        steps: run.steps,
+        snapshots: run.snapshots,
+      });
+      const job = await deps.jobs.get(run.space, run.jobId);
+      if (finished && job) await scheduleRetry(deps, finished, job);
+      deps.log.warn({ runId: run.id, jobId: run.jobId }, "run left running by a stopped process: recorded failed");
+    }
+  }
+
+  return worker;
+}
+
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms).unref());
