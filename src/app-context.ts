@@ -27,7 +27,13 @@ export type JobEvents = EventEmitter<{ changed: [StoredJob]; deleted: [string] }
  */
 export type AppContext = ReturnType<typeof createAppContext>;
 
-export function createAppContext(input: { config: Config; storage: Storage; secretKey: string; log: Logger }) {
+export function createAppContext(input: {
+  config: Config;
+  storage: Storage;
+  secretKey: string;
+  log: Logger;
+  maxCaptureMs?: number;
+}) {
   const { config, storage, log } = input;
   const box: SecretBox = createSecretBox(input.secretKey);
   const { db, dialect } = storage;
@@ -48,6 +54,7 @@ export function createAppContext(input: { config: Config; storage: Storage; secr
     publicUrl: config.publicUrl,
     log,
     workerCount: config.workerCount,
+    maxCaptureMs: input.maxCaptureMs,
   });
   const scheduler = createScheduler({ db, jobs, runs, log, onRunQueued: () => worker.notify() });
   jobEvents.on("changed", (job) => scheduler.jobChanged(job));

@@ -22,6 +22,8 @@ export type ServerOptions = {
   worker?: boolean;
   /** How long running runs may take to finish on stop; then they are stopped and recorded failed. */
   graceMs?: number;
+  /** The limit of one capture (30 minutes); tests lower it. */
+  maxCaptureMs?: number;
 };
 
 export async function startServer(config: Config, log: Logger, options: ServerOptions = {}): Promise<RunningServer> {
@@ -32,7 +34,7 @@ export async function startServer(config: Config, log: Logger, options: ServerOp
     pgSchema: options.pgSchema,
   });
   const applied = await migrate(storage);
-  const ctx = createAppContext({ config, storage, secretKey: secret.key, log });
+  const ctx = createAppContext({ config, storage, secretKey: secret.key, log, maxCaptureMs: options.maxCaptureMs });
   const first = await ensureFirstStart(ctx);
   const app = await buildApp(ctx);
   // Hourly: expired sessions, and runs past their job's retention with their files.

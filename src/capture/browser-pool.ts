@@ -11,6 +11,8 @@ export type BrowserPool = {
   newContext(options: BrowserContextOptions): Promise<BrowserContext>;
   /** How many times a browser was launched (1 in a healthy process). */
   readonly launches: number;
+  /** Closes the current browser as a crash would; the next run launches a new one. */
+  restartBrowser(): Promise<void>;
   close(): Promise<void>;
 };
 
@@ -62,6 +64,11 @@ export function createBrowserPool(options: { chromiumPath: string | undefined; l
     },
     get launches() {
       return launches;
+    },
+    async restartBrowser() {
+      const current = browser;
+      browser = undefined;
+      if (current) await (await current.catch(() => undefined))?.close();
     },
     async close() {
       closed = true;

@@ -40,10 +40,18 @@ export type TestServer = RunningServer & {
 export async function startTestServer(
   dialect: Dialect,
   env: Record<string, string> = {},
-  options: { worker?: boolean; graceMs?: number } = {},
+  options: {
+    worker?: boolean;
+    graceMs?: number;
+    maxCaptureMs?: number;
+    /** Start on this folder (a restart); it is then not removed on stop. */
+    dataDir?: string;
+    /** Called with the logger's lines (JSON objects), for tests of what is logged. */
+    onLog?: (line: Record<string, unknown>) => void;
+  } = {},
 ): Promise<TestServer> {
   notePostgresSkip();
-  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "pagewright-test-"));
+  const dataDir = options.dataDir ?? fs.mkdtempSync(path.join(os.tmpdir(), "pagewright-test-"));
   let pgSchema: string | undefined;
   if (dialect === "postgres") {
     if (!TEST_DATABASE_URL) throw new Error("TEST_DATABASE_URL is not set");
@@ -61,10 +69,14 @@ export async function startTestServer(
     ...(dialect === "postgres" ? { DATABASE_URL: TEST_DATABASE_URL } : {}),
     ...env,
   });
-  const server = await startServer(config, pino({ level: process.env.TEST_LOG_LEVEL ?? "silent" }), {
+  const logger = options.onLog
+    ? pino({ level: "info" }, { write: (line: string) => options.onLog?.(JSON.parse(line)) })
+    : pino({ level: process.env.TEST_LOG_LEVEL ?? "silent" });
+  const server = await startServer(config, logger, {
     pgSchema,
     graceMs: options.graceMs ?? 2000,
     worker: options.worker,
+    maxCaptureMs: options.maxCaptureMs,
   });
   const admin = new Client(server.url);
   await admin.login(ADMIN.username, ADMIN.password);
@@ -76,7 +88,7 @@ export async function startTestServer(
     client: () => new Client(server.url),
     async stop() {
       await server.stop();
-      fs.rmSync(dataDir, { recursive: true, force: true });
+      if (!options.dataDir) fs.rmSync(dataDir, { recursive: true, force: true });
       if (pgSchema) await withPg((c) => c.query(`drop schema ${pgSchema} cascade`));
     },
   };

@@ -1,5 +1,6 @@
 import type { Client } from "./client.js";
 
+// biome-ignore lint/suspicious/noExplicitAny: test assertions read event data field by field
 export type StreamEvent = { event: string; data: any };
 
 /**
@@ -11,7 +12,13 @@ export async function postStream(
   path: string,
   body: unknown = {},
   options: { stopAfter?: (event: StreamEvent) => boolean; timeoutMs?: number } = {},
-): Promise<{ status: number; contentType: string | null; events: StreamEvent[]; comments: number; end: any }> {
+): Promise<{
+  status: number;
+  contentType: string | null;
+  events: StreamEvent[];
+  comments: number;
+  end: StreamEvent["data"];
+}> {
   const controller = new AbortController();
   const timer = setTimeout(() => controller.abort(new Error("stream timed out")), options.timeoutMs ?? 60_000);
   const response = await fetch(client.baseUrl + path, {
@@ -32,7 +39,8 @@ export async function postStream(
       end: await response.json(),
     };
   }
-  const reader = response.body!.getReader();
+  if (!response.body) throw new Error("an event stream without a body");
+  const reader = response.body.getReader();
   const decoder = new TextDecoder();
   let buffer = "";
   try {

@@ -19,7 +19,9 @@ export async function extractStep(step: Step<"extract">, context: StepContext) {
   const locator = context.page.locator(context.render(step.selector)).first();
   const raw = step.attribute
     ? await locator.getAttribute(step.attribute, { timeout: step.timeoutMs })
-    : await locator.innerText({ timeout: step.timeoutMs });
+    : // innerText on purpose: the text as the page shows it (no hidden nodes, rendered spacing).
+      // biome-ignore lint/performance/useDomNodeTextContent: a dashboard value is what a person sees
+      await locator.innerText({ timeout: step.timeoutMs });
   if (raw === null) throw new StepError(`the element has no attribute ${step.attribute}`);
   let text = raw.trim();
   if (step.pattern) {
