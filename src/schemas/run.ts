@@ -38,7 +38,8 @@ export const RunSchema = z
     jobName: z.string(),
     space: z.string(),
     trigger: RunTriggerSchema,
-    attempt: z.number().int(),
+    attempt: z.number().int().describe("1 for the first try; retries count up."),
+    retryOf: z.string().nullable().describe("On a retry: the id of the first attempt."),
     state: RunStateSchema,
     queuedAt: z.string(),
     startedAt: z.string().nullable(),
@@ -47,11 +48,18 @@ export const RunSchema = z
     error: z.object({ message: z.string(), stepId: z.string().optional() }).nullable(),
     variables: z.record(z.string(), z.unknown()),
     steps: z.array(RunStepSchema),
-    snapshots: z.array(z.object({ name: z.string(), url: z.string() })),
+    snapshots: z.array(z.object({ name: z.string(), url: z.string().describe("Path with the run's token.") })),
     files: z.array(FileLinkSchema),
     deliveries: z.array(RunDeliverySchema),
   })
   .meta({ id: "Run" });
+
+export const StreamStartSchema = z.object({
+  runId: z.string().nullable(),
+  jobId: z.string().nullable(),
+  trigger: z.enum(["schedule", "manual", "retry", "test", "preview"]),
+  attempt: z.number().int().optional(),
+});
 
 export const RunListQuerySchema = z.object({
   limit: z.coerce.number().int().min(1).max(200).default(50),
