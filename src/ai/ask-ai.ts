@@ -53,8 +53,10 @@ export function createAskAi(providers: SecretHoldersRepository, space: string): 
       return answer;
     } catch (error) {
       if (error instanceof StepError) throw error;
-      // The client's messages can quote the request URL; they never carry the API key.
-      throw new StepError(`AI provider ${provider.name}: ${(error as Error).message.split("\n")[0]}`);
+      // A provider's error text may quote what it received, the key included: never pass it on.
+      const key = String(provider.secrets.apiKey ?? "");
+      const message = (error as Error).message.split("\n")[0];
+      throw new StepError(`AI provider ${provider.name}: ${key ? message.replaceAll(key, "***") : message}`);
     }
   };
 }

@@ -37,7 +37,10 @@ describe("the fake OpenAI-compatible server", () => {
           content: [
             { type: "text", text: "Say hello" },
             { type: "image_url", image_url: { url: `data:image/png;base64,${png.toString("base64")}` } },
-            { type: "image_url", image_url: { url: `data:image/jpeg;base64,${Buffer.from("jpeg").toString("base64")}` } },
+            {
+              type: "image_url",
+              image_url: { url: `data:image/jpeg;base64,${Buffer.from("jpeg").toString("base64")}` },
+            },
           ],
         },
       ],
@@ -183,7 +186,12 @@ describe("ai steps in Chromium", () => {
     const { end, record } = await run(job.id);
     expect(end.error).toBeNull();
     expect(end).toMatchObject({ ok: true, state: "success" });
-    expect(end.variables).toEqual({ revenue: 12345.67, growth: 3.4, orders: 777, summary: "Revenue is steady at 12k." });
+    expect(end.variables).toEqual({
+      revenue: 12345.67,
+      growth: 3.4,
+      orders: 777,
+      summary: "Revenue is steady at 12k.",
+    });
     expect(record).toMatchObject({ state: "success", variables: { summary: "Revenue is steady at 12k." } });
     expect(record.steps.at(-1)).toMatchObject({ stepId: job.capture.steps[4].id, type: "ai", state: "done" });
 
@@ -208,7 +216,7 @@ describe("ai steps in Chromium", () => {
   });
 
   it('sends every variable with context "all" and stores an html answer', async () => {
-    const html = '<p>Revenue <strong>€ 12,345.67</strong>, growth <em>+3.4%</em>.</p>';
+    const html = "<p>Revenue <strong>€ 12,345.67</strong>, growth <em>+3.4%</em>.</p>";
     ai.respondWith(() => ({ content: `\n${html}\n` }));
     const job = await createJob([
       ...table(),
@@ -299,9 +307,7 @@ describe("ai steps in Chromium", () => {
 
   it("waits for a slow provider and stops waiting when a test run is cancelled", async () => {
     ai.respondWith(() => ({ content: "slow but fine", delayMs: 300 }));
-    const slow = await createJob([
-      { type: "ai", as: "answer", providerId, prompt: "Hi", context: [] },
-    ]);
+    const slow = await createJob([{ type: "ai", as: "answer", providerId, prompt: "Hi", context: [] }]);
     const { end } = await run(slow.id);
     expect(end.error).toBeNull();
     expect(end.variables.answer).toBe("slow but fine");
@@ -390,13 +396,21 @@ describe("ai steps in Chromium", () => {
           { type: "navigate", url: `${site.url}/table` },
           { type: "ai", as: "summary", providerId, prompt: "Fine: our own provider." },
           { type: "ai", as: "other", providerId: foreign.body.id, prompt: "Not ours." },
+          {
+            type: "if",
+            condition: "true",
+            then: [{ type: "ai", as: "nested", providerId: foreign.body.id, prompt: "Not ours either." }],
+          },
         ],
       },
     });
     seen.push(answer.text);
     expect(answer.status).toBe(400);
     const issues = answer.body.issues as { path: (string | number)[]; message: string }[];
-    expect(issues.map((i) => i.path.join("."))).toEqual(["capture.steps.2.providerId"]);
+    expect(issues.map((i) => i.path.join("."))).toEqual([
+      "capture.steps.2.providerId",
+      "capture.steps.3.then.0.providerId",
+    ]);
     expect(issues[0].message).toMatch(/AI provider/);
     // The provider is usable in its own space.
     const own = await server.admin.post("/api/spaces/ai-other/jobs", {
@@ -431,10 +445,39 @@ describe("ai steps in Chromium", () => {
     expect(ai.requests).toHaveLength(0);
   });
 
+  // A provider (or proxy) that quotes the key it received must not put the API key into the run
+  // record, the run list or the event stream. A provider and a fake server of its own keep this
+  // case apart from the broader search of the next test.
+  it("keeps the API key out of the run when the provider's error message quotes it", async () => {
+    const echoKey = `sk-echo-${randomBytes(12).toString("hex")}`;
+    const echo = await startOpenAiServer({ apiKey: echoKey });
+    try {
+      echo.respondWith((request) => ({ status: 400, content: `Invalid key: ${request.authorization}` }));
+      const created = await server.admin.post("/ui-api/spaces/default/ai-providers", {
+        name: "Echo GPT",
+        vendor: "openai-compatible",
+        endpoint: echo.url,
+        model: MODEL,
+        apiKey: echoKey,
+      });
+      expect(created.status, created.text).toBe(201);
+      const job = await createJob([
+        { type: "ai", as: "summary", providerId: created.body.id, prompt: "Summarise.", context: [] },
+      ]);
+      const { stream, end, recordText } = await run(job.id);
+      expect(echo.requests[0].authorization).toBe(`Bearer ${echoKey}`);
+      expect(end).toMatchObject({ ok: false, state: "failed" });
+      expect(end.error.stepId).toBe(job.capture.steps[0].id);
+      expect(end.error.message).toMatch(/AI provider Echo GPT: 400 Invalid key/);
+      expect(JSON.stringify(stream.events)).not.toContain(echoKey);
+      expect(recordText).not.toContain(echoKey);
+    } finally {
+      await echo.stop();
+    }
+  });
+
   it("never shows the API key in a run record, an event stream or an agent API answer", async () => {
-    const job = await createJob([
-      { type: "ai", as: "summary", providerId, prompt: "Summarise.", context: [] },
-    ]);
+    const job = await createJob([{ type: "ai", as: "summary", providerId, prompt: "Summarise.", context: [] }]);
     await run(job.id);
     for (const path of [
       "/api/spaces/default/ai-providers",
