@@ -1,14 +1,19 @@
 import type { Logger } from "pino";
-import type { Browser, BrowserContext, BrowserContextOptions } from "playwright-core";
+import type { Browser, BrowserContext, Page } from "playwright-core";
 import { CHROMIUM_INSTALL_HINT, findChromium } from "./chromium.js";
 
 /**
  * One Chromium per process, launched on first use and again if it dies; every run gets a fresh
  * context of it (own cookies, storage and cache), which costs milliseconds where a browser launch
- * costs a second.
+ * costs a second. The first page of a new context costs a renderer process (about 100 ms here),
+ * so the pool keeps one unused context with an open blank page in reserve and prepares the next
+ * while a run uses it: a run never waits for that start-up, and never shares a context.
  */
+export type CapturePage = { context: BrowserContext; page: Page };
+
 export type BrowserPool = {
-  newContext(options: BrowserContextOptions): Promise<BrowserContext>;
+  /** A fresh context (never used by anything else) with one blank page of this viewport. */
+  acquire(viewport: { width: number; height: number }): Promise<CapturePage>;
   /** How many times a browser was launched (1 in a healthy process). */
   readonly launches: number;
   /** Closes the current browser as a crash would; the next run launches a new one. */
@@ -35,6 +40,7 @@ export class ChromiumMissingError extends Error {}
 
 export function createBrowserPool(options: { chromiumPath: string | undefined; log: Logger }): BrowserPool {
   let browser: Promise<Browser> | undefined;
+  let spare: Promise<CapturePage> | undefined;
   let launches = 0;
   let closed = false;
 
@@ -47,34 +53,76 @@ export function createBrowserPool(options: { chromiumPath: string | undefined; l
     started.on("disconnected", () => {
       // The next run launches a new one; runs in the dead one fail with the browser's error.
       if (!closed) options.log.warn("Chromium exited; it will be launched again for the next run");
-      browser = undefined;
+      if (current === started) {
+        browser = undefined;
+        spare = undefined;
+      }
     });
+    current = started;
     options.log.info(`Chromium launched (${executablePath}, version ${started.version()})`);
     return started;
   };
+  let current: Browser | undefined;
+
+  const getBrowser = () => {
+    browser ??= launch().catch((error) => {
+      browser = undefined;
+      throw error;
+    });
+    return browser;
+  };
+
+  const prepare = async (): Promise<CapturePage> => {
+    const context = await (await getBrowser()).newContext({
+      viewport: { width: 1440, height: 900 },
+      acceptDownloads: false,
+      serviceWorkers: "block",
+    });
+    return { context, page: await context.newPage() };
+  };
+
+  const discard = (prepared: Promise<CapturePage> | undefined) => {
+    void prepared?.then(({ context }) => context.close()).catch(() => undefined);
+  };
 
   return {
-    async newContext(contextOptions) {
+    async acquire(viewport) {
       if (closed) throw new Error("the browser pool is closed");
-      browser ??= launch().catch((error) => {
-        browser = undefined;
-        throw error;
-      });
-      return (await browser).newContext(contextOptions);
+      let taken = spare ?? prepare();
+      spare = undefined;
+      let prepared = await taken.catch(() => undefined);
+      if (!prepared || prepared.page.isClosed()) {
+        // The reserve died with its browser: start from a fresh one.
+        taken = prepare();
+        prepared = await taken;
+      }
+      if (!closed)
+        spare = prepare().catch((error) => {
+          spare = undefined;
+          throw error;
+        });
+      spare?.catch(() => undefined);
+      await prepared.page.setViewportSize(viewport);
+      return prepared;
     },
     get launches() {
       return launches;
     },
     async restartBrowser() {
-      const current = browser;
+      const old = browser;
+      discard(spare);
       browser = undefined;
-      if (current) await (await current.catch(() => undefined))?.close();
+      spare = undefined;
+      current = undefined;
+      if (old) await (await old.catch(() => undefined))?.close();
     },
     async close() {
       closed = true;
-      const current = browser;
+      discard(spare);
+      spare = undefined;
+      const old = browser;
       browser = undefined;
-      if (current) await (await current.catch(() => undefined))?.close();
+      if (old) await (await old.catch(() => undefined))?.close();
     },
   };
 }

@@ -39,7 +39,9 @@ export type AskAi = (request: {
 
 export type CaptureInput = {
   capture: Capture;
+  /** A fresh context and its one blank page, used by this capture only. */
   context: BrowserContext;
+  page: Page;
   /** job, run, space, now: readable by `{{ }}` in step strings, below the captured variables. */
   scope: Record<string, unknown>;
   signal: AbortSignal;
@@ -66,7 +68,7 @@ export async function runCapture(input: CaptureInput): Promise<CaptureResult> {
   const images = new Map<string, Buffer>();
   let index = 0;
 
-  const page: Page = await input.context.newPage();
+  const page = input.page;
   const auth = input.capture.auth;
   const navigation = { origin: null as string | null };
   if (auth.type === "basic") {

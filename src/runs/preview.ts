@@ -19,13 +19,14 @@ export async function runPreview(
   send("start", { runId: null, jobId: body.id ?? null, trigger: "preview" });
   await ctx.worker.withSlot(async () => {
     const combined = AbortSignal.any([signal, AbortSignal.timeout(MAX_CAPTURE_MS)]);
-    const context = await ctx.pool.newContext({ viewport: body.capture.viewport, acceptDownloads: false });
+    const { context, page } = await ctx.pool.acquire(body.capture.viewport);
     const onAbort = () => void context.close().catch(() => undefined);
     combined.addEventListener("abort", onAbort, { once: true });
     try {
       const result = await runCapture({
         capture: body.capture,
         context,
+        page,
         scope: {
           job: { id: body.id ?? null, name: body.name, description: body.description },
           run: { id: null, trigger: "preview", attempt: 1, startedAt: new Date().toISOString() },

@@ -44,12 +44,11 @@ export async function executeRun(deps: PipelineDeps, run: StoredRun, signal: Abo
   const timeout = AbortSignal.timeout(deps.maxCaptureMs ?? MAX_CAPTURE_MS);
   const combined = AbortSignal.any([signal, timeout]);
   let result: CaptureResult;
-  const context = await deps.pool
-    .newContext({ viewport: job.capture.viewport, acceptDownloads: false, serviceWorkers: "block" })
-    .catch((error: Error) => error);
-  if (context instanceof Error) {
-    return finish(deps, run, failedResult(`the browser could not start: ${context.message}`), job);
+  const acquired = await deps.pool.acquire(job.capture.viewport).catch((error: Error) => error);
+  if (acquired instanceof Error) {
+    return finish(deps, run, failedResult(`the browser could not start: ${acquired.message}`), job);
   }
+  const { context, page } = acquired;
   // Closing the context interrupts whatever the page is doing when the run is stopped.
   const onAbort = () => void context.close().catch(() => undefined);
   combined.addEventListener("abort", onAbort, { once: true });
@@ -59,6 +58,7 @@ export async function executeRun(deps: PipelineDeps, run: StoredRun, signal: Abo
     result = await runCapture({
       capture: job.capture,
       context,
+      page,
       scope: {
         job: { id: run.jobId, name: job.name, description: job.description },
         run: { id: run.id, trigger: run.trigger, attempt: run.attempt, startedAt: run.startedAt },
@@ -90,7 +90,8 @@ export async function executeRun(deps: PipelineDeps, run: StoredRun, signal: Abo
     });
   } finally {
     combined.removeEventListener("abort", onAbort);
-    await context.close().catch(() => undefined);
+    // Closing is not awaited: the result does not depend on it, and the slot is free sooner.
+    void context.close().catch(() => undefined);
   }
   if (timeout.aborted && result.state === "failed") {
     result.error = {
