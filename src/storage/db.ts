@@ -3,6 +3,7 @@ import path from "node:path";
 import { Kysely, type Migration, type MigrationProvider, Migrator, PostgresDialect, SqliteDialect } from "kysely";
 import * as m0001 from "./migrations/0001-initial.js";
 import * as m0002 from "./migrations/0002-runs.js";
+import * as m0003 from "./migrations/0003-deliveries.js";
 import type { Database } from "./schema.js";
 
 export type DialectName = "sqlite" | "postgres";
@@ -30,6 +31,7 @@ export type StorageOptions = {
 const migrations: Record<string, Migration> = {
   "0001-initial": m0001,
   "0002-runs": m0002,
+  "0003-deliveries": m0003,
 };
 
 const provider: MigrationProvider = { getMigrations: async () => migrations };

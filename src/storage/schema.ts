@@ -16,6 +16,7 @@ export type Database = {
   login_failures: LoginFailureRow;
   settings: SettingRow;
   runs: RunRow;
+  deliveries: DeliveryRow;
 };
 
 export type UserRow = {
@@ -108,4 +109,18 @@ export type RunRow = {
   /** Which process runs it, and when it last said so (recovery of runs of dead processes). */
   worker: string | null;
   heartbeat_at: string | null;
+};
+
+export type DeliveryRow = {
+  id: string;
+  run_id: string;
+  job_id: string;
+  space_id: string;
+  interface_id: string;
+  type: string;
+  state: "sent" | "failed" | "throttled";
+  error: string | null;
+  /** The receiver's answer status (HTTP) or SMTP reply code, when there was one. */
+  status: number | null;
+  at: string;
 };
