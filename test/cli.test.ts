@@ -15,11 +15,14 @@ function cli(args: string[], env: Record<string, string> = {}) {
 }
 
 describe("pagewright CLI", () => {
-  it.each([[["--help"]], [["serve", "--help"]], [["migrate", "--help"]], [["user", "--help"]]])("answers %j with usage", (args) => {
-    const { code, out } = cli(args);
-    expect(code).toBe(0);
-    expect(out).toMatch(/Usage: pagewright/);
-  });
+  it.each([[["--help"]], [["serve", "--help"]], [["migrate", "--help"]], [["user", "--help"]]])(
+    "answers %j with usage",
+    (args) => {
+      const { code, out } = cli(args);
+      expect(code).toBe(0);
+      expect(out).toMatch(/Usage: pagewright/);
+    },
+  );
 
   it("names a bad variable in one line and exits 2", () => {
     const { code, err } = cli(["migrate"], { PORT: "eighty" });
@@ -41,10 +44,14 @@ describe("pagewright CLI", () => {
       expect(migrated.code).toBe(0);
       expect(migrated.out).toMatch(/applied 0001-initial/);
       expect(cli(["migrate"], { DATA_DIR: dataDir }).out).toMatch(/up to date/);
-      const created = cli(["user", "--username", "ops", "--password", "long-password", "--system"], { DATA_DIR: dataDir });
+      const created = cli(["user", "--username", "ops", "--password", "long-password", "--system"], {
+        DATA_DIR: dataDir,
+      });
       expect(created.code).toBe(0);
       expect(created.out).toMatch(/user ops created/);
-      expect(cli(["user", "--username", "ops", "--password", "other-password"], { DATA_DIR: dataDir }).out).toMatch(/password of ops set/);
+      expect(cli(["user", "--username", "ops", "--password", "other-password"], { DATA_DIR: dataDir }).out).toMatch(
+        /password of ops set/,
+      );
       expect(cli(["user", "--username", "ops", "--password", "short"], { DATA_DIR: dataDir }).code).toBe(2);
     } finally {
       fs.rmSync(dataDir, { recursive: true, force: true });

@@ -42,6 +42,7 @@ export const MailgunConfig = z.strictObject({
   region: z.enum(["us", "eu"]).default("us"),
   apiKey: z.string().min(1).max(1000).describe("Secret."),
   from: email,
+  endpoint: HttpUrl.optional().describe("Another API base URL (a proxy); default by region."),
 });
 
 export const S3Config = z.strictObject({
@@ -136,3 +137,8 @@ export const DeliveryInterfaceSchema = z
   .meta({ id: "DeliveryInterface" });
 
 export type DeliveryInterface = z.infer<typeof DeliveryInterfaceSchema>;
+
+/** POST …/delivery-interfaces/{id}/test */
+export const InterfaceTestSchema = z.strictObject({
+  recipients: z.array(z.email()).min(1).max(10).optional().describe("E-mail types: who gets the test message."),
+});

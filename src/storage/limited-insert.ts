@@ -15,8 +15,9 @@ export async function insertWithinLimit<T extends LimitedTable>(
   input: { table: T; spaceId: string; max: number | null; row: Database[T] },
 ): Promise<"ok" | "limit" | "conflict"> {
   return db.transaction().execute(async (trx) => {
-    await lockSpace(trx, dialect, input.spaceId);
     if (input.max !== null) {
+      // Only a limited create needs the lock; unlimited ones must not queue behind each other.
+      await lockSpace(trx, dialect, input.spaceId);
       const { n } = await trx
         .selectFrom(input.table as LimitedTable)
         .select((e) => e.fn.countAll<number>().as("n"))

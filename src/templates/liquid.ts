@@ -1,4 +1,4 @@
-import { Liquid, type TagToken } from "liquidjs";
+import { Liquid, type LiquidOptions, type TagToken } from "liquidjs";
 
 /**
  * Liquid for user templates: no file system (include, render and layout are refused when a
@@ -7,8 +7,9 @@ import { Liquid, type TagToken } from "liquidjs";
  */
 const FILE_TAGS = ["include", "render", "layout"] as const;
 
-export function createLiquid(): Liquid {
+export function createLiquid(limits: Pick<LiquidOptions, "renderLimit" | "memoryLimit" | "parseLimit"> = {}): Liquid {
   const liquid = new Liquid({
+    ...limits,
     strictFilters: true,
     strictVariables: false,
     relativeReference: false,

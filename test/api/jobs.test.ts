@@ -28,6 +28,8 @@ describe.each(DIALECTS)("jobs API on %s", (dialect) => {
 
     const list = await server.admin.get("/api/spaces/default/jobs");
     expect(list.body.items.map((j: { id: string }) => j.id)).toContain(job.id);
+    // The list is built from the stored JSON text: each item must equal the single read.
+    expect(list.body.items.find((j: { id: string }) => j.id === job.id)).toEqual(job);
 
     // Full replacement: a read sent back with changes is accepted; missing fields take defaults.
     const replaced = await server.admin.put(`/api/spaces/default/jobs/${job.id}`, {

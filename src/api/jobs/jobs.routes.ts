@@ -9,10 +9,14 @@ type SpaceParams = { space: string };
 type JobParams = { space: string; jobId: string };
 
 export function jobsRoutes(app: FastifyInstance, ctx: AppContext) {
-  app.get<{ Params: SpaceParams }>("/api/spaces/:space/jobs", async (request) => {
+  app.get<{ Params: SpaceParams }>("/api/spaces/:space/jobs", async (request, reply) => {
     const { access } = await requireSpaceAccess(ctx, request, request.params.space, "ro");
-    const jobs = await ctx.jobs.list(request.params.space);
-    return { items: jobs.map((job) => presentJob(job, access)) };
+    // ro readers get the jobs without passwords; everyone else the stored bodies as they are.
+    if (access === "ro") {
+      const jobs = await ctx.jobs.list(request.params.space);
+      return { items: jobs.map((job) => presentJob(job, access)) };
+    }
+    return reply.type("application/json; charset=utf-8").send(await ctx.jobs.listJson(request.params.space));
   });
 
   app.post<{ Params: SpaceParams }>("/api/spaces/:space/jobs", async (request, reply) => {

@@ -30,6 +30,24 @@ export function createJobsRepository(db: Kysely<Database>, dialect: DialectName)
         .execute();
       return rows.map(toJob);
     },
+    /**
+     * The jobs of a space as one JSON text `{"items":[…]}`, built from the stored bodies without
+     * parsing them: a list of a thousand jobs costs a string join, not a parse and a serialise.
+     */
+    async listJson(spaceId: string): Promise<string> {
+      const rows = await db
+        .selectFrom("jobs")
+        .selectAll()
+        .where("space_id", "=", spaceId)
+        .orderBy("name")
+        .orderBy("id")
+        .execute();
+      const items = rows.map((row) => {
+        const body = row.body.slice(1, -1);
+        return `{"id":${JSON.stringify(row.id)},"space":${JSON.stringify(row.space_id)}${body ? `,${body}` : ""},"createdAt":${JSON.stringify(row.created_at)},"updatedAt":${JSON.stringify(row.updated_at)}}`;
+      });
+      return `{"items":[${items.join(",")}]}`;
+    },
     async get(spaceId: string, id: string): Promise<StoredJob | undefined> {
       const row = await db
         .selectFrom("jobs")

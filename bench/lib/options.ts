@@ -1,0 +1,93 @@
+/** Command line and environment of `npm run bench`. */
+
+export type BenchOptions = {
+  /** Measured seconds per scenario. */
+  seconds: number;
+  /** Unmeasured seconds of the same load before each measurement (JIT, caches, pools). */
+  warmupSeconds: number;
+  connections: number;
+  /** Jobs created in space `default` before measuring. */
+  jobs: number;
+  quick: boolean;
+  /** PostgreSQL to benchmark on, or why it is skipped. */
+  postgres: { url: string; from: string } | { skipped: string };
+};
+
+export class UsageError extends Error {}
+
+export const QUICK_SECONDS = 2;
+
+export const USAGE = `Usage: npm run bench [-- --quick | --help]
+       node --import tsx bench/run.ts [--quick | --help]
+
+Benchmarks the agent API on a real server started in this process (port 0, LOG_LEVEL silent, a
+temporary DATA_DIR): SQLite always, PostgreSQL when a URL is given (in a fresh schema, dropped at
+the end). For each database it logs in as the admin, creates the jobs in space "default" through
+the API, then measures with autocannon (run in a worker thread, so it does not share the server's
+event loop), each scenario for a fixed time after a short warm-up:
+
+  baseline     GET  /api/agent/context           an authenticated cheap endpoint
+  jobs list    GET  /api/spaces/default/jobs     with the created jobs
+  job create   POST /api/spaces/default/jobs     a valid body, a new job (and name) per request
+
+It prints requests/s, p50 and p99 latency, errors and non-2xx answers per scenario, each figure as
+a ratio to the baseline, and PostgreSQL against SQLite when both ran. It exits 1 when any
+scenario got a non-2xx answer or a connection error (a benchmark of refusals measures nothing).
+
+Options:
+  --quick    ${QUICK_SECONDS} s per scenario (a smoke run); overrides BENCH_SECONDS
+  --help     this text
+
+Environment:
+  BENCH_SECONDS        measured seconds per scenario (default 10)
+  BENCH_CONNECTIONS    concurrent connections of autocannon (default 10)
+  BENCH_JOBS           jobs created before measuring (default 1000)
+  BENCH_DATABASE_URL   postgres://… to benchmark PostgreSQL on (wins over TEST_DATABASE_URL)
+  TEST_DATABASE_URL    used when BENCH_DATABASE_URL is unset; with neither, PostgreSQL is skipped
+`;
+
+function positiveInt(env: Record<string, string | undefined>, name: string, fallback: number, max: number): number {
+  const raw = env[name];
+  if (raw === undefined || raw === "") return fallback;
+  if (!/^\d+$/.test(raw) || Number(raw) < 1 || Number(raw) > max) {
+    throw new UsageError(`Invalid ${name} (${JSON.stringify(raw)}): expected a whole number from 1 to ${max}`);
+  }
+  return Number(raw);
+}
+
+/** Returns null for --help. Throws UsageError for an unknown argument or a bad variable. */
+export function parseOptions(argv: string[], env: Record<string, string | undefined>): BenchOptions | null {
+  let quick = false;
+  for (const arg of argv) {
+    if (arg === "--help" || arg === "-h") return null;
+    if (arg === "--quick") quick = true;
+    else throw new UsageError(`Unknown argument: ${arg}`);
+  }
+  const seconds = quick ? QUICK_SECONDS : positiveInt(env, "BENCH_SECONDS", 10, 3600);
+  const connections = positiveInt(env, "BENCH_CONNECTIONS", 10, 1000);
+  const jobs = positiveInt(env, "BENCH_JOBS", 1000, 100_000);
+
+  let postgres: BenchOptions["postgres"];
+  const from = env.BENCH_DATABASE_URL ? "BENCH_DATABASE_URL" : env.TEST_DATABASE_URL ? "TEST_DATABASE_URL" : undefined;
+  if (from) {
+    const url = env[from] as string;
+    if (!/^postgres(ql)?:\/\//.test(url)) {
+      throw new UsageError(`Invalid ${from}: expected a postgres:// URL`);
+    }
+    postgres = { url, from };
+  } else {
+    postgres = { skipped: "neither BENCH_DATABASE_URL nor TEST_DATABASE_URL is set" };
+  }
+  return { seconds, warmupSeconds: quick ? 0.5 : 1, connections, jobs, quick, postgres };
+}
+
+/** A URL as it may be printed: without its password. */
+export function shownUrl(url: string): string {
+  try {
+    const shown = new URL(url);
+    if (shown.password) shown.password = "***";
+    return shown.toString();
+  } catch {
+    return "(unparsable URL)";
+  }
+}
