@@ -4,6 +4,7 @@
  *       a fresh context per run, PNG stored, run recorded),
  *   (b) the usual hand-written baseline: a browser launched per capture,
  *   (c) the floor: bare screenshots in one warm browser context,
+ *   (d) a fresh context per capture in a warm browser: what run isolation costs by itself,
  * each with the same concurrency, same page and same snapshot. Prints runs per minute, p50/p95
  * per-run time and peak memory (this process plus its Chromium processes), and the ratios.
  */
@@ -202,6 +203,20 @@ export async function benchCapture(options: { runs: number; workers: number; log
           }),
         ),
       );
+      // (d) What isolation costs by itself: a fresh context per capture in the warm browser,
+      // nothing else (no queue, no records, no files). Pagewright can at best reach this.
+      options.log(`  (d) fresh context per capture, warm browser: ${options.runs} captures …`);
+      results.push(
+        await measure("(d) fresh context, warm browser", options.runs, () =>
+          pool(options.runs, options.workers, async () => {
+            const fresh = await browser.newContext({ viewport });
+            const page = await fresh.newPage();
+            await page.goto(pageUrl);
+            await page.screenshot({ type: "png" });
+            await fresh.close();
+          }),
+        ),
+      );
     } finally {
       await browser.close();
     }
@@ -212,7 +227,7 @@ export async function benchCapture(options: { runs: number; workers: number; log
 }
 
 export function printCapture(results: CaptureFigures[], log: (line: string) => void) {
-  const [a, b, c] = results;
+  const [a, b, c, d] = results;
   log("");
   log("| scenario | runs | seconds | runs/min | p50 ms | p95 ms | peak memory MB |");
   log("|---|---|---|---|---|---|---|");
@@ -223,6 +238,9 @@ export function printCapture(results: CaptureFigures[], log: (line: string) => v
   log(`throughput a/c: ${(a.runsPerMinute / c.runsPerMinute).toFixed(2)}×`);
   log(`per-run time a/c (p50): ${(a.p50 / c.p50).toFixed(2)}× (target ≤ 1.5×)`);
   log(`per-run time a/b (p50): ${(a.p50 / b.p50).toFixed(2)}×`);
+  log(
+    `throughput a/d: ${(a.runsPerMinute / d.runsPerMinute).toFixed(2)}× (d: the cost of a fresh context alone, the ceiling for isolated runs)`,
+  );
 }
 
 if (import.meta.url === `file://${process.argv[1]}`) {

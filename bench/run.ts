@@ -5,6 +5,7 @@
 import os from "node:os";
 import { VERSION } from "../src/version.js";
 import { benchJobsApi, SCENARIO_ORDER, type ScenarioResult, statusList } from "./api-jobs.bench.js";
+import { benchCapture, printCapture } from "./capture.bench.js";
 import { stopLoads } from "./lib/load.js";
 import { type BenchOptions, parseOptions, shownUrl, USAGE, UsageError } from "./lib/options.js";
 import { integer, kilobytes, ms, ratio, table } from "./lib/report.js";
@@ -209,6 +210,18 @@ async function main(): Promise<number> {
   const sqlite = results.get("sqlite");
   const postgres = results.get("postgres");
   if (sqlite && postgres) printComparison(sqlite, postgres);
+
+  // Captures: Pagewright against a browser per capture and a warm context, in the same run.
+  const runs = options.quick ? 10 : Number(process.env.BENCH_RUNS ?? 50);
+  console.log(`\nCaptures: ${runs} one-page snapshot runs, 2 at a time\n`);
+  try {
+    printCapture(await benchCapture({ runs, workers: 2, log: (line) => console.log(line) }), (line) =>
+      console.log(line),
+    );
+  } catch (error) {
+    if (interrupted) return 130;
+    problems.push(`captures: ${error instanceof Error ? error.message : String(error)}`);
+  }
 
   const total = ((performance.now() - started) / 1000).toFixed(0);
   if (problems.length) {
