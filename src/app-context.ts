@@ -10,6 +10,7 @@ import { createRunWorker } from "./runs/run-worker.js";
 import { createScheduler } from "./scheduler/scheduler.js";
 import type { Storage } from "./storage/db.js";
 import { createBlueprintsRepository } from "./storage/repositories/blueprints-repository.js";
+import { createDeliveriesRepository } from "./storage/repositories/deliveries-repository.js";
 import { createJobsRepository, type StoredJob } from "./storage/repositories/jobs-repository.js";
 import { createRunsRepository } from "./storage/repositories/runs-repository.js";
 import { createSecretHoldersRepository } from "./storage/repositories/secret-holders-repository.js";
@@ -41,11 +42,16 @@ export function createAppContext(input: {
   const runs = createRunsRepository(db);
   const providers = createSecretHoldersRepository(db, dialect, "ai_providers", box);
   const files = createLocalFileStore(path.join(config.dataDir, "files"));
+  const interfaces = createSecretHoldersRepository(db, dialect, "delivery_interfaces", box);
+  const deliveries = createDeliveriesRepository(db);
   const runEvents = createRunEventBus();
   const jobEvents: JobEvents = new EventEmitter();
   const pool = createBrowserPool({ chromiumPath: config.chromiumPath, log });
   const worker = createRunWorker({
     jobs,
+    interfaces,
+    deliveries,
+    reportAllowedHosts: config.reportAllowedHosts,
     runs,
     providers,
     files,
@@ -70,7 +76,8 @@ export function createAppContext(input: {
     jobs,
     runs,
     blueprints: createBlueprintsRepository(db),
-    interfaces: createSecretHoldersRepository(db, dialect, "delivery_interfaces", box),
+    interfaces,
+    deliveries,
     providers,
     files,
     runEvents,

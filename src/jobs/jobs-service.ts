@@ -52,6 +52,7 @@ export async function deleteJob(ctx: AppContext, spaceId: string, id: string): P
   ctx.jobEvents.emit("deleted", id);
   const runIds = await ctx.runs.idsOfJob(id);
   for (const runId of runIds) await ctx.files.deletePrefix(runFolderKey(runId)).catch(() => undefined);
+  await ctx.deliveries.deleteForRuns(runIds);
   await ctx.runs.delete(runIds);
 }
 

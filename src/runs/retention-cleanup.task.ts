@@ -8,7 +8,10 @@ export const TEST_RUN_RETENTION_DAYS = 7;
  * Deletes finished runs older than their job's `retentionDays`, files first (a crash between the
  * two leaves a run without files, never files without a run to find them by). Runs hourly.
  */
-export async function deleteExpiredRuns(ctx: Pick<AppContext, "storage" | "runs" | "files" | "log">, now = new Date()) {
+export async function deleteExpiredRuns(
+  ctx: Pick<AppContext, "storage" | "runs" | "deliveries" | "files" | "log">,
+  now = new Date(),
+) {
   const { db } = ctx.storage;
   let deleted = 0;
   const jobs = await db.selectFrom("jobs").select(["id", "body"]).execute();
@@ -21,6 +24,7 @@ export async function deleteExpiredRuns(ctx: Pick<AppContext, "storage" | "runs"
       const ids = await ctx.runs.finishedBefore(jobId, before);
       if (ids.length === 0) break;
       for (const id of ids) await ctx.files.deletePrefix(runFolderKey(id));
+      await ctx.deliveries.deleteForRuns(ids);
       await ctx.runs.delete(ids);
       deleted += ids.length;
     }

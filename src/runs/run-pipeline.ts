@@ -2,8 +2,12 @@ import type { Logger } from "pino";
 import { createAskAi } from "../ai/ask-ai.js";
 import type { BrowserPool } from "../capture/browser-pool.js";
 import { type CaptureEvent, type CaptureResult, runCapture, type StepRecord } from "../capture/capture-engine.js";
+import { fileStem } from "../delivery/attachments.js";
+import { deliverRun } from "../delivery/deliver-run.js";
 import { type FileStore, runFileKey } from "../files/file-store.js";
+import { composeReport } from "../report/compose-report.js";
 import type { JobBody } from "../schemas/job.js";
+import type { DeliveriesRepository } from "../storage/repositories/deliveries-repository.js";
 import type { JobsRepository, StoredJobBody } from "../storage/repositories/jobs-repository.js";
 import type { RunsRepository, StoredRun } from "../storage/repositories/runs-repository.js";
 import type { SecretHoldersRepository } from "../storage/repositories/secret-holders-repository.js";
@@ -15,6 +19,10 @@ export const MAX_CAPTURE_MS = 30 * 60 * 1000;
 
 export type PipelineDeps = {
   jobs: JobsRepository;
+  interfaces: SecretHoldersRepository;
+  deliveries: DeliveriesRepository;
+  /** REPORT_ALLOWED_HOSTS. */
+  reportAllowedHosts?: string[];
   runs: RunsRepository;
   providers: SecretHoldersRepository;
   files: FileStore;
@@ -54,6 +62,7 @@ export async function executeRun(deps: PipelineDeps, run: StoredRun, signal: Abo
   combined.addEventListener("abort", onAbort, { once: true });
   const steps: StepRecord[] = [];
   const snapshots: { name: string; file: string }[] = [];
+  const pngs = new Map<string, Buffer>();
   try {
     result = await runCapture({
       capture: job.capture,
@@ -79,6 +88,7 @@ export async function executeRun(deps: PipelineDeps, run: StoredRun, signal: Abo
       },
       saveSnapshot: async (name, png) => {
         const file = `${name}.png`;
+        pngs.set(name, png);
         await deps.files.put(runFileKey(run.id, file), png, "image/png");
         const existing = snapshots.findIndex((s) => s.name === name);
         if (existing >= 0) snapshots.splice(existing, 1);
@@ -99,21 +109,119 @@ export async function executeRun(deps: PipelineDeps, run: StoredRun, signal: Abo
       message: `stopped after ${Math.round((deps.maxCaptureMs ?? MAX_CAPTURE_MS) / 60000)} minutes: ${result.error?.message ?? ""}`,
     };
   }
-  return finish(
-    deps,
-    run,
-    { ...result, snapshots: result.snapshots.map((s) => ({ name: s.name, file: `${s.name}.png` })) },
-    job,
-  );
+  const attempt: AttemptResult = {
+    ...result,
+    snapshots: result.snapshots.map((s) => ({ name: s.name, file: `${s.name}.png` })),
+    files: [],
+    deliveries: [],
+  };
+  // A capture that failed or stopped on purpose has nothing to report.
+  if (result.state === "success") await reportAndDeliver(deps, run, job, attempt, pngs, combined);
+  return finish(deps, run, attempt, job);
 }
 
-type AttemptResult = Omit<CaptureResult, "snapshots"> & { snapshots: { name: string; file: string }[] };
+/**
+ * Composes the report (HTML and PDF, kept on the run), then delivers it to every binding unless
+ * a block failed (then the run fails naming the block and nobody gets the report) or this is a
+ * test that did not ask for delivery.
+ */
+async function reportAndDeliver(
+  deps: PipelineDeps,
+  run: StoredRun,
+  job: StoredJobBody,
+  attempt: AttemptResult,
+  pngs: Map<string, Buffer>,
+  signal: AbortSignal,
+) {
+  const reportUrl = `${deps.publicUrl}${runFileUrl(run, "report.html")}`;
+  const startedAt = run.startedAt ?? new Date().toISOString();
+  const scope = {
+    job: { id: run.jobId, name: job.name, description: job.description },
+    run: { id: run.id, trigger: run.trigger, startedAt, reportUrl },
+    space: run.space,
+    now: new Date().toISOString(),
+  };
+  let composed: Awaited<ReturnType<typeof composeReport>>;
+  try {
+    composed = await composeReport({
+      report: job.report,
+      variables: attempt.variables,
+      snapshots: attempt.snapshots.map((s) => ({ name: s.name, png: pngs.get(s.name) ?? Buffer.alloc(0) })),
+      scope,
+      allowedHosts: deps.reportAllowedHosts ?? [],
+      pool: deps.pool,
+      signal,
+    });
+  } catch (error) {
+    attempt.state = "failed";
+    attempt.error = { message: `report: ${(error as Error).message}` };
+    return;
+  }
+  await deps.files.put(runFileKey(run.id, "report.html"), Buffer.from(composed.html), "text/html");
+  await deps.files.put(runFileKey(run.id, "report.pdf"), composed.pdf, "application/pdf");
+  attempt.files = [
+    { name: "report.html", kind: "html", file: "report.html" },
+    { name: "report.pdf", kind: "pdf", file: "report.pdf" },
+  ];
+  deps.events.publish(run.id, { event: "log", data: { level: "info", message: `report composed: ${composed.title}` } });
+  if (composed.errors.length > 0) {
+    const first = composed.errors[0];
+    const more = composed.errors.length > 1 ? ` (and ${composed.errors.length - 1} more blocks)` : "";
+    attempt.state = "failed";
+    attempt.error = {
+      message: `report: page ${first.page + 1}, row ${first.row + 1}, cell ${first.cell + 1}: ${first.message}${more}; not delivered`,
+    };
+    return;
+  }
+  const test = run.jobBody as TestRunBody | null;
+  if (run.trigger === "test" && !test?.deliver) return;
+  const at = new Date(startedAt);
+  const delivered = await deliverRun({
+    run: { id: run.id, jobId: run.jobId, space: run.space },
+    bindings: job.deliveries,
+    report: {
+      runId: run.id,
+      jobId: run.jobId,
+      jobName: job.name,
+      title: composed.title,
+      html: composed.html,
+      pdf: composed.pdf,
+      reportUrl,
+      fileStem: fileStem(composed.title || job.name, at),
+      at,
+    },
+    scope: { ...attempt.variables, ...scope },
+    minIntervalMinutes: job.notify.minIntervalMinutes,
+    interfaces: deps.interfaces,
+    deliveries: deps.deliveries,
+    signal,
+    onRecord: (record) => deps.events.publish(run.id, { event: "delivery", data: record }),
+  });
+  attempt.deliveries = delivered.records;
+  if (delivered.state !== "success") {
+    attempt.state = delivered.state;
+    const failed = delivered.records.filter((r) => r.state === "failed");
+    attempt.error =
+      delivered.state === "failed"
+        ? { message: `no delivery reached its destination: ${failed[0]?.error ?? "unknown error"}` }
+        : { message: `${failed.length} of ${delivered.records.length} deliveries failed: ${failed[0]?.error ?? ""}` };
+  }
+}
+
+type AttemptResult = Omit<CaptureResult, "snapshots" | "state"> & {
+  state: "success" | "partial" | "failed" | "skipped";
+  snapshots: { name: string; file: string }[];
+  files: { name: string; kind: "html" | "pdf"; file: string }[];
+  deliveries: unknown[];
+};
 
 const failedResult = (message: string): AttemptResult => ({
   state: "failed",
   variables: {},
   steps: [],
   snapshots: [],
+  files: [],
+  deliveries: [],
   error: { message },
 });
 
@@ -125,6 +233,8 @@ async function finish(deps: PipelineDeps, run: StoredRun, result: AttemptResult,
       variables: result.variables,
       steps: result.steps,
       snapshots: result.snapshots,
+      files: result.files,
+      deliveries: result.deliveries,
     })) ?? run;
   if (finished.state === "failed" && job) await scheduleRetry(deps, finished, job);
   const read = presentRun(finished);
