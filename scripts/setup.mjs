@@ -14,7 +14,7 @@ const say = (line) => console.log(`[setup] ${line}`);
 if (process.argv.includes("--help") || process.argv.includes("-h")) {
   console.log(`Usage: node scripts/setup.mjs start|test|bench
 
-Installs what is missing: npm dependencies (npm ci), the TypeScript build (start), and Chromium
+Installs what is missing: npm dependencies (npm install), the TypeScript build (start), and Chromium
 (apt-get install -y chromium when running as root on Debian/Ubuntu; otherwise it says how).`);
   process.exit(0);
 }
@@ -44,8 +44,10 @@ const mtime = (file) => {
 // 1. Dependencies: installed when missing or older than the lock file.
 const installedMarker = path.join(root, "node_modules", ".package-lock.json");
 if (mtime(installedMarker) === 0 || mtime(path.join(root, "package-lock.json")) > mtime(installedMarker)) {
-  say("installing dependencies (npm ci) …");
-  run("npm", ["ci", "--no-audit", "--no-fund"]);
+  say("installing dependencies (npm install) …");
+  // npm install, not npm ci: the lock cannot list the optional packages of other platforms that
+  // some registries (mirrors) do not serve, and npm ci refuses a lock without them.
+  run("npm", ["install", "--no-audit", "--no-fund"]);
 }
 // The native SQLite binding is built by an install script; rebuild it if it does not load.
 const probe = spawnSync(process.execPath, ["-e", "new (require('better-sqlite3'))(':memory:').close()"], { cwd: root });
@@ -69,7 +71,12 @@ if (mode === "start") {
 }
 
 // 3. Chromium: CHROMIUM_PATH, else a system Chromium; install Debian's package when we can.
-const candidates = [process.env.CHROMIUM_PATH, "/usr/bin/chromium", "/usr/bin/chromium-browser", "/usr/bin/google-chrome"];
+const candidates = [
+  process.env.CHROMIUM_PATH,
+  "/usr/bin/chromium",
+  "/usr/bin/chromium-browser",
+  "/usr/bin/google-chrome",
+];
 const chromium = candidates.find((p) => p && fs.existsSync(p));
 if (chromium) {
   if (mode !== "start") say(`Chromium: ${chromium}`);
@@ -88,4 +95,3 @@ if (chromium) {
     );
   }
 }
-

@@ -25,9 +25,13 @@ export const FileLinkSchema = z.object({
 export const RunDeliverySchema = z.object({
   interfaceId: z.string(),
   type: z.string(),
+  target: z
+    .string()
+    .nullable()
+    .describe("What was reached: an e-mail address (one record per recipient), a webhook host, an S3 key."),
   state: z.enum(["sent", "failed", "throttled"]),
   error: z.string().nullable(),
-  status: z.number().int().nullable().describe("The receiver's answer status, when there was one."),
+  status: z.number().int().nullable().describe("The receiver's HTTP status or SMTP reply code, when there was one."),
   at: z.string(),
 });
 
