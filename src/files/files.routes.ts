@@ -44,8 +44,11 @@ export function filesRoutes(app: FastifyInstance, ctx: AppContext) {
         reply
           .header("content-type", TYPES[extension] ?? "application/octet-stream")
           .header("cache-control", "private, max-age=3600")
-          // A report page never runs scripts, even opened from its link.
-          .header("content-security-policy", "default-src 'none'; img-src 'self' data:; style-src 'unsafe-inline'")
+          // A report never runs scripts nor loads anything, even opened from its link on our origin.
+          .header(
+            "content-security-policy",
+            "default-src 'none'; img-src data:; style-src 'unsafe-inline'; font-src data:; base-uri 'none'; form-action 'none'; sandbox",
+          )
           .send(data)
       );
     },

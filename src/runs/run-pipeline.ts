@@ -5,7 +5,7 @@ import { type CaptureEvent, type CaptureResult, runCapture, type StepRecord } fr
 import { fileStem } from "../delivery/attachments.js";
 import { deliverRun } from "../delivery/deliver-run.js";
 import { type FileStore, runFileKey } from "../files/file-store.js";
-import { composeReport } from "../report/compose-report.js";
+import { composeReport, describeBlockError } from "../report/compose-report.js";
 import type { JobBody } from "../schemas/job.js";
 import type { DeliveriesRepository } from "../storage/repositories/deliveries-repository.js";
 import type { JobsRepository, StoredJobBody } from "../storage/repositories/jobs-repository.js";
@@ -165,12 +165,9 @@ async function reportAndDeliver(
   ];
   deps.events.publish(run.id, { event: "log", data: { level: "info", message: `report composed: ${composed.title}` } });
   if (composed.errors.length > 0) {
-    const first = composed.errors[0];
     const more = composed.errors.length > 1 ? ` (and ${composed.errors.length - 1} more blocks)` : "";
     attempt.state = "failed";
-    attempt.error = {
-      message: `report: page ${first.page + 1}, row ${first.row + 1}, cell ${first.cell + 1}: ${first.message}${more}; not delivered`,
-    };
+    attempt.error = { message: `report: ${describeBlockError(composed.errors[0])}${more}; not delivered` };
     return;
   }
   const test = run.jobBody as TestRunBody | null;

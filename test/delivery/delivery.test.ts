@@ -314,7 +314,7 @@ describe("delivery of a run's report", () => {
     );
     const { end } = await postStream(server.admin, `/api/spaces/default/jobs/${job.body.id}/run`);
     expect(end.state).toBe("failed");
-    expect(end.error.message).toMatch(/^report: page 2, row 1, cell 2: .*not delivered/);
+    expect(end.error.message).toMatch(/^report: page 2, row 1, cell 2, block 1: .*not delivered/);
     expect(end.deliveries).toEqual([]);
     expect(end.files.map((f: { kind: string }) => f.kind)).toEqual(["snapshot", "html", "pdf"]);
     expect(http.calls).toHaveLength(0);
