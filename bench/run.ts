@@ -10,6 +10,7 @@ import { stopLoads } from "./lib/load.js";
 import { type BenchOptions, parseOptions, shownUrl, USAGE, UsageError } from "./lib/options.js";
 import { integer, kilobytes, ms, ratio, table } from "./lib/report.js";
 import { type BenchServer, DIALECT_LABEL, type Dialect, startBenchServer, stopAll } from "./lib/server.js";
+import { benchReport } from "./report.bench.js";
 
 const SCENARIO_COUNT = SCENARIO_ORDER.length;
 
@@ -210,6 +211,15 @@ async function main(): Promise<number> {
   const sqlite = results.get("sqlite");
   const postgres = results.get("postgres");
   if (sqlite && postgres) printComparison(sqlite, postgres);
+
+  // Reports: composing a 10-page report (Liquid, HTML, PDF) with a warm browser.
+  console.log("\nReports: a 10-page report\n");
+  try {
+    await benchReport((line) => console.log(line));
+  } catch (error) {
+    if (interrupted) return 130;
+    problems.push(`reports: ${error instanceof Error ? error.message : String(error)}`);
+  }
 
   // Captures: Pagewright against a browser per capture and a warm context, in the same run.
   const runs = options.quick ? 10 : Number(process.env.BENCH_RUNS ?? 50);
