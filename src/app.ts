@@ -11,9 +11,11 @@ import { authRoutes } from "./auth/auth.routes.js";
 import { createOriginGuard } from "./auth/origin-guard.js";
 import { filesRoutes } from "./files/files.routes.js";
 import { guideRoutes } from "./guide/guide.routes.js";
+import { healthRoutes } from "./health/health.routes.js";
 import { registerErrorHandling } from "./http/error-handler.js";
 import { aiProvidersUiRoutes } from "./ui-api/ai-providers/ai-providers.routes.js";
 import { deliveryInterfacesUiRoutes } from "./ui-api/delivery-interfaces/delivery-interfaces.routes.js";
+import { healthAlertsSettingsRoutes } from "./ui-api/settings/health-alerts.routes.js";
 import { spacesRoutes } from "./ui-api/spaces/spaces.routes.js";
 import { usersRoutes } from "./ui-api/users/users.routes.js";
 
@@ -57,5 +59,7 @@ export async function buildApp(ctx: AppContext): Promise<FastifyInstance> {
   deliveryInterfacesUiRoutes(app, ctx);
   aiProvidersUiRoutes(app, ctx);
   guideRoutes(app, ctx);
+  healthRoutes(app, ctx);
+  healthAlertsSettingsRoutes(app, ctx);
   return app;
 }

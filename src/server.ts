@@ -5,6 +5,7 @@ import { type AppContext, createAppContext } from "./app-context.js";
 import { resolveSecretKey } from "./auth/secret-box.js";
 import { CHROMIUM_INSTALL_HINT, findChromium } from "./capture/chromium.js";
 import type { Config } from "./config/config.js";
+import { createHealthMonitor } from "./health/health-monitor.js";
 import { deleteExpiredRuns } from "./runs/retention-cleanup.task.js";
 import { migrate, openStorage } from "./storage/db.js";
 import { ensureFirstStart } from "./storage/first-start.js";
@@ -37,6 +38,7 @@ export async function startServer(config: Config, log: Logger, options: ServerOp
   const ctx = createAppContext({ config, storage, secretKey: secret.key, log, maxCaptureMs: options.maxCaptureMs });
   const first = await ensureFirstStart(ctx);
   const app = await buildApp(ctx);
+  const healthMonitor = createHealthMonitor(ctx);
   // Hourly: expired sessions, and runs past their job's retention with their files.
   const hourly = () => {
     void ctx.sessions.deleteExpired().catch((error) => log.warn({ err: error }, "session cleanup failed"));
@@ -47,6 +49,7 @@ export async function startServer(config: Config, log: Logger, options: ServerOp
   if (options.worker !== false) {
     await ctx.worker.start();
     await ctx.scheduler.start();
+    healthMonitor.start();
     hourly();
   }
   await app.listen({ port: config.port, host: config.host });
@@ -84,6 +87,7 @@ export async function startServer(config: Config, log: Logger, options: ServerOp
     async stop() {
       clearInterval(cleanup);
       await ctx.scheduler.stop();
+      await healthMonitor.stop();
       await ctx.worker.stop(options.graceMs ?? 30_000);
       await ctx.pool.close();
       await app.close();

@@ -3,6 +3,9 @@ import type { FastifyInstance } from "fastify";
 import type { AppContext } from "../app-context.js";
 import { accessTo, currentUser } from "../auth/access.js";
 import { isUuid } from "../http/validate.js";
+import { printPdf } from "../report/print-pdf.js";
+import type { TestRunBody } from "../runs/run-pipeline.js";
+import type { StoredRun } from "../storage/repositories/runs-repository.js";
 import { runFileKey } from "./file-store.js";
 
 const TYPES: Record<string, string> = {
@@ -37,7 +40,9 @@ export function filesRoutes(app: FastifyInstance, ctx: AppContext) {
         allowed = user !== null && (await accessTo(ctx, user, run.space)) !== undefined;
       }
       if (!allowed) return notFound();
-      const data = await ctx.files.get(runFileKey(runId, name));
+      const data =
+        (await ctx.files.get(runFileKey(runId, name))) ??
+        (name === "report.pdf" ? await printLater(ctx, run) : undefined);
       if (!data) return notFound();
       const extension = name.split(".").pop() ?? "";
       return (
@@ -53,4 +58,18 @@ export function filesRoutes(app: FastifyInstance, ctx: AppContext) {
       );
     },
   );
+}
+
+/**
+ * A run's PDF is printed when a delivery needs it; otherwise on the first request of its link,
+ * from the stored HTML, and kept.
+ */
+async function printLater(ctx: AppContext, run: StoredRun): Promise<Buffer | undefined> {
+  const html = await ctx.files.get(runFileKey(run.id, "report.html"));
+  if (!html) return undefined;
+  const job = (run.jobBody as TestRunBody | null)?.job ?? (await ctx.jobs.get(run.space, run.jobId));
+  const paper = job?.report?.paper ?? { size: "A4" as const, orientation: "portrait" as const };
+  const pdf = await printPdf(html.toString("utf8"), paper, ctx.pool);
+  await ctx.files.put(runFileKey(run.id, "report.pdf"), pdf, "application/pdf");
+  return pdf;
 }

@@ -46,6 +46,15 @@ export type BlockError = { page: number; row: number; cell: number; block: numbe
 
 export type ComposedReport = { title: string; html: string; pdf: Buffer; errors: BlockError[] };
 
+/** The HTML of a report, and the paper to print it on later (composeReport prints it at once). */
+export type ComposedHtml = Omit<ComposedReport, "pdf"> & { paper: Report["paper"] };
+
+export async function composeReport(input: ReportInput): Promise<ComposedReport> {
+  const composed = await composeReportHtml(input);
+  const pdf = await printPdf(composed.html, composed.paper, input.pool, input.signal);
+  return { title: composed.title, html: composed.html, pdf, errors: composed.errors };
+}
+
 export const DEFAULT_REPORT_LIMITS = {
   /** All template fields of one report together. */
   templateMs: 10_000,
@@ -58,7 +67,8 @@ export const DEFAULT_REPORT_LIMITS = {
 type BlockAt = Omit<BlockError, "message">;
 const TITLE_AT: BlockAt = { page: -1, row: -1, cell: -1, block: -1 };
 
-export async function composeReport(input: ReportInput): Promise<ComposedReport> {
+/** Liquid, blocks and images → the HTML document, without printing it. */
+export async function composeReportHtml(input: Omit<ReportInput, "pool">): Promise<ComposedHtml> {
   const report = input.report ?? defaultReport();
   const limits = { ...DEFAULT_REPORT_LIMITS, ...input.limits };
   const imageToken = randomUUID();
@@ -125,8 +135,7 @@ export async function composeReport(input: ReportInput): Promise<ComposedReport>
     theme: report.theme,
     pages,
   });
-  const pdf = await printPdf(html, report.paper, input.pool, input.signal);
-  return { title, html, pdf, errors };
+  return { title, html, errors, paper: report.paper };
 }
 
 /** "page 2, row 1, cell 3, block 1: …" (1-based, as a person counts), or "report title: …". */
@@ -141,7 +150,7 @@ export function defaultReport(): Report {
 }
 
 /** Template variables: each captured variable by name, then job, run, space and now. */
-function templateScope(input: ReportInput): Record<string, unknown> {
+function templateScope(input: Pick<ReportInput, "scope" | "variables">): Record<string, unknown> {
   const { job, run, space, now } = input.scope;
   // The fixed names come last: a variable cannot be named job, run, space or now anyway.
   return { ...input.variables, job, run, space, now };

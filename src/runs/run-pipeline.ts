@@ -5,7 +5,8 @@ import { type CaptureEvent, type CaptureResult, runCapture, type StepRecord } fr
 import { fileStem } from "../delivery/attachments.js";
 import { deliverRun } from "../delivery/deliver-run.js";
 import { type FileStore, runFileKey } from "../files/file-store.js";
-import { composeReport, describeBlockError } from "../report/compose-report.js";
+import { type ComposedHtml, composeReportHtml, describeBlockError } from "../report/compose-report.js";
+import { printPdf } from "../report/print-pdf.js";
 import type { JobBody } from "../schemas/job.js";
 import type { DeliveriesRepository } from "../storage/repositories/deliveries-repository.js";
 import type { JobsRepository, StoredJobBody } from "../storage/repositories/jobs-repository.js";
@@ -141,15 +142,14 @@ async function reportAndDeliver(
     space: run.space,
     now: new Date().toISOString(),
   };
-  let composed: Awaited<ReturnType<typeof composeReport>>;
+  let composed: ComposedHtml;
   try {
-    composed = await composeReport({
+    composed = await composeReportHtml({
       report: job.report,
       variables: attempt.variables,
       snapshots: attempt.snapshots.map((s) => ({ name: s.name, png: pngs.get(s.name) ?? Buffer.alloc(0) })),
       scope,
       allowedHosts: deps.reportAllowedHosts ?? [],
-      pool: deps.pool,
       signal,
     });
   } catch (error) {
@@ -158,11 +158,18 @@ async function reportAndDeliver(
     return;
   }
   await deps.files.put(runFileKey(run.id, "report.html"), Buffer.from(composed.html), "text/html");
-  await deps.files.put(runFileKey(run.id, "report.pdf"), composed.pdf, "application/pdf");
   attempt.files = [
     { name: "report.html", kind: "html", file: "report.html" },
+    // Printed now when a delivery attaches or uploads it, else on the first request of its link.
     { name: "report.pdf", kind: "pdf", file: "report.pdf" },
   ];
+  const test = run.jobBody as TestRunBody | null;
+  const delivering = composed.errors.length === 0 && (run.trigger !== "test" || test?.deliver === true);
+  let pdf: Buffer | null = null;
+  if (delivering && (await needsPdf(deps, run.space, job.deliveries))) {
+    pdf = await printPdf(composed.html, composed.paper, deps.pool, signal);
+    await deps.files.put(runFileKey(run.id, "report.pdf"), pdf, "application/pdf");
+  }
   deps.events.publish(run.id, { event: "log", data: { level: "info", message: `report composed: ${composed.title}` } });
   if (composed.errors.length > 0) {
     const more = composed.errors.length > 1 ? ` (and ${composed.errors.length - 1} more blocks)` : "";
@@ -170,8 +177,7 @@ async function reportAndDeliver(
     attempt.error = { message: `report: ${describeBlockError(composed.errors[0])}${more}; not delivered` };
     return;
   }
-  const test = run.jobBody as TestRunBody | null;
-  if (run.trigger === "test" && !test?.deliver) return;
+  if (!delivering) return;
   const at = new Date(startedAt);
   const delivered = await deliverRun({
     run: { id: run.id, jobId: run.jobId, space: run.space },
@@ -182,7 +188,7 @@ async function reportAndDeliver(
       jobName: job.name,
       title: composed.title,
       html: composed.html,
-      pdf: composed.pdf,
+      pdf,
       reportUrl,
       fileStem: fileStem(composed.title || job.name, at),
       at,
@@ -274,4 +280,14 @@ export type TestRunBody = { job: JobBody; deliver: boolean };
 async function resolveJob(deps: PipelineDeps, run: StoredRun): Promise<StoredJobBody | undefined> {
   if (run.jobBody) return (run.jobBody as TestRunBody).job as StoredJobBody;
   return deps.jobs.get(run.space, run.jobId);
+}
+
+/** Does a binding attach or upload the PDF (e-mail with attach pdf, the default; S3 with pdf)? */
+async function needsPdf(deps: PipelineDeps, space: string, bindings: StoredJobBody["deliveries"]): Promise<boolean> {
+  for (const binding of bindings) {
+    const kind = (await deps.interfaces.get(space, binding.interfaceId))?.kind;
+    if ((kind === "smtp" || kind === "mailgun") && (binding.attach ?? "pdf") === "pdf") return true;
+    if (kind === "s3" && (binding.formats ?? ["pdf"]).includes("pdf")) return true;
+  }
+  return false;
 }
