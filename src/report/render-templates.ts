@@ -120,14 +120,23 @@ function runWorker(
     let failure: Error | undefined;
     let readyAt: number | undefined;
     let deadline = Number.POSITIVE_INFINITY;
-    const worker = startWorker(request, options.memoryMb);
+    const worker = takeWorker(options.memoryMb);
+    worker.postMessage(request);
     const finish = (end: WorkerOutcome) => {
       if (ended) return;
       ended = true;
       clearTimeout(timer);
       options.signal?.removeEventListener("abort", onAbort);
+      // Only this report's listeners: the Worker keeps internal ones of its own.
+      worker.off("message", onMessage).off("error", onError).off("exit", onExit);
       const renderedMs = readyAt === undefined ? 0 : Math.min(Date.now(), deadline) - readyAt;
-      // Resolved once the thread is gone, so that nothing of a report outlives it.
+      if (end.kind === "done") {
+        // A worker that finished its report cleanly serves the next one.
+        keepWorker(worker, options.memoryMb);
+        resolve({ ...end, renderedMs });
+        return;
+      }
+      // Resolved once the thread is gone, so that nothing of a runaway template outlives it.
       void worker.terminate().finally(() => resolve({ ...end, renderedMs }));
     };
     const onAbort = () => finish({ kind: "aborted" });
@@ -140,7 +149,7 @@ function runWorker(
       WORKER_START_TIMEOUT_MS,
     );
     options.signal?.addEventListener("abort", onAbort, { once: true });
-    worker.on("message", (message: WorkerMessage) => {
+    function onMessage(message: WorkerMessage) {
       if (ended) return;
       if (message.type === "ready") {
         readyAt = Date.now();
@@ -152,11 +161,14 @@ function runWorker(
       } else {
         finish({ kind: "done" });
       }
-    });
-    worker.on("error", (error) => {
+    }
+    function onError(error: Error) {
       failure = error;
-    });
-    worker.on("exit", () => finish({ kind: "crashed", message: crashMessage(failure, options.memoryMb) }));
+    }
+    function onExit() {
+      finish({ kind: "crashed", message: crashMessage(failure, options.memoryMb) });
+    }
+    worker.on("message", onMessage).on("error", onError).on("exit", onExit);
   });
 }
 
@@ -166,10 +178,35 @@ function crashMessage(error: Error | undefined, memoryMb: number): string {
   return `the template renderer failed: ${error?.message ?? "it stopped without an answer"}`;
 }
 
-function startWorker(request: WorkerRequest, memoryMb: number): Worker {
+/** One warm worker kept between reports (per heap size); others are started as needed. */
+let idle: { worker: Worker; memoryMb: number } | undefined;
+
+function takeWorker(memoryMb: number): Worker {
+  if (idle && idle.memoryMb === memoryMb) {
+    const { worker } = idle;
+    idle = undefined;
+    worker.ref();
+    return worker;
+  }
+  return startWorker(memoryMb);
+}
+
+function keepWorker(worker: Worker, memoryMb: number) {
+  if (idle) {
+    void worker.terminate();
+    return;
+  }
+  // An idle worker does not keep the process alive; it ends on its own if it crashes.
+  worker.unref();
+  worker.once("exit", () => {
+    if (idle?.worker === worker) idle = undefined;
+  });
+  idle = { worker, memoryMb };
+}
+
+function startWorker(memoryMb: number): Worker {
   const { url, execArgv } = workerEntry();
   return new Worker(url, {
-    workerData: request,
     execArgv,
     // The worker needs nothing of the server's environment.
     env: {},
