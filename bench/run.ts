@@ -6,6 +6,7 @@ import os from "node:os";
 import { VERSION } from "../src/version.js";
 import { benchJobsApi, SCENARIO_ORDER, type ScenarioResult, statusList } from "./api-jobs.bench.js";
 import { benchCapture, printCapture } from "./capture.bench.js";
+import { benchHealth } from "./health.bench.js";
 import { stopLoads } from "./lib/load.js";
 import { type BenchOptions, parseOptions, shownUrl, USAGE, UsageError } from "./lib/options.js";
 import { integer, kilobytes, ms, ratio, table } from "./lib/report.js";
@@ -211,6 +212,20 @@ async function main(): Promise<number> {
   const sqlite = results.get("sqlite");
   const postgres = results.get("postgres");
   if (sqlite && postgres) printComparison(sqlite, postgres);
+
+  // Health: the endpoint with 1,000 jobs and 1,000,000 runs (a tenth of that with --quick).
+  console.log("\nHealth endpoint\n");
+  try {
+    await benchHealth({
+      databases: dialects,
+      pgUrl: "url" in options.postgres ? options.postgres.url : undefined,
+      log: (line) => console.log(line),
+      ...(options.quick ? { runs: 100_000, deliveries: 30_000, seconds: 2 } : {}),
+    });
+  } catch (error) {
+    if (interrupted) return 130;
+    problems.push(`health: ${error instanceof Error ? error.message : String(error)}`);
+  }
 
   // Reports: composing a 10-page report (Liquid, HTML, PDF) with a warm browser.
   console.log("\nReports: a 10-page report\n");

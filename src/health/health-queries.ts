@@ -83,10 +83,10 @@ export function createHealthReader(storage: Pick<Storage, "db" | "dialect">) {
                 // By finished_at alone: a tie-breaker would make the database sort the window.
                 .orderBy("r.finished_at", "desc")
                 .limit(JOB_RUNS_COUNTED)
-                .as("last"),
+                .as("recent"),
             )
             // One text per job ("success 2026-…Z,failed 2026-…Z"): 1,000 rows, not 5,000.
-            .select(sql<string | null>`string_agg(last.state || ' ' || last.finished_at, ',')`.as("runs"))
+            .select(sql<string | null>`string_agg(recent.state || ' ' || recent.finished_at, ',')`.as("runs"))
             .as("runs"),
         ])
         .execute();
