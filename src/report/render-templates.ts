@@ -179,12 +179,13 @@ function crashMessage(error: Error | undefined, memoryMb: number): string {
 }
 
 /** One warm worker kept between reports (per heap size); others are started as needed. */
-let idle: { worker: Worker; memoryMb: number } | undefined;
+let idle: { worker: Worker; memoryMb: number; onExit: () => void } | undefined;
 
 function takeWorker(memoryMb: number): Worker {
   if (idle && idle.memoryMb === memoryMb) {
-    const { worker } = idle;
+    const { worker, onExit } = idle;
     idle = undefined;
+    worker.off("exit", onExit);
     worker.ref();
     return worker;
   }
@@ -196,12 +197,13 @@ function keepWorker(worker: Worker, memoryMb: number) {
     void worker.terminate();
     return;
   }
-  // An idle worker does not keep the process alive; it ends on its own if it crashes.
+  // An idle worker does not keep the process alive; if it dies while idle, it is forgotten.
   worker.unref();
-  worker.once("exit", () => {
+  const onExit = () => {
     if (idle?.worker === worker) idle = undefined;
-  });
-  idle = { worker, memoryMb };
+  };
+  worker.once("exit", onExit);
+  idle = { worker, memoryMb, onExit };
 }
 
 function startWorker(memoryMb: number): Worker {
