@@ -13,23 +13,13 @@ import os from "node:os";
 import path from "node:path";
 import pino from "pino";
 import { chromium } from "playwright-core";
+import { CHROMIUM_ARGS } from "../src/capture/browser-pool.js";
 import { findChromium } from "../src/capture/chromium.js";
 import { loadConfig } from "../src/config/config.js";
 import { startServer } from "../src/server.js";
 import { startTestSite } from "../test/fixtures/test-site.js";
 import { Client } from "../test/helpers/client.js";
 import { postStream } from "../test/helpers/sse.js";
-
-const ARGS = [
-  "--no-sandbox",
-  "--disable-gpu",
-  "--disable-dev-shm-usage",
-  "--disable-background-networking",
-  "--disable-component-update",
-  "--no-first-run",
-  "--disable-sync",
-  "--hide-scrollbars",
-];
 
 export type CaptureFigures = {
   name: string;
@@ -178,7 +168,7 @@ export async function benchCapture(options: { runs: number; workers: number; log
     results.push(
       await measure("(b) browser per capture", options.runs, () =>
         pool(options.runs, options.workers, async () => {
-          const browser = await chromium.launch({ executablePath, headless: true, args: ARGS });
+          const browser = await chromium.launch({ executablePath, headless: true, args: CHROMIUM_ARGS });
           const page = await browser.newPage({ viewport });
           await page.goto(pageUrl);
           await page.screenshot({ type: "png" });
@@ -189,7 +179,7 @@ export async function benchCapture(options: { runs: number; workers: number; log
 
     // (c) The floor: one warm browser and context, a page per capture.
     options.log(`  (c) warm context floor: ${options.runs} captures, ${options.workers} at a time …`);
-    const browser = await chromium.launch({ executablePath, headless: true, args: ARGS });
+    const browser = await chromium.launch({ executablePath, headless: true, args: CHROMIUM_ARGS });
     const context = await browser.newContext({ viewport });
     try {
       await (await context.newPage()).goto(pageUrl);

@@ -23,7 +23,7 @@ export type BrowserPool = {
 
 // Flags for a server without a display or a network beyond what the job visits: no sandbox
 // (containers run as one user), no GPU, no background connections to Google's services.
-const ARGS = [
+export const CHROMIUM_ARGS = [
   "--no-sandbox",
   "--disable-gpu",
   "--disable-dev-shm-usage",
@@ -49,7 +49,7 @@ export function createBrowserPool(options: { chromiumPath: string | undefined; l
     if (!executablePath) throw new ChromiumMissingError(`Chromium not found: ${CHROMIUM_INSTALL_HINT}`);
     const { chromium } = await import("playwright-core");
     launches++;
-    const started = await chromium.launch({ executablePath, headless: true, args: ARGS });
+    const started = await chromium.launch({ executablePath, headless: true, args: CHROMIUM_ARGS });
     started.on("disconnected", () => {
       // The next run launches a new one; runs in the dead one fail with the browser's error.
       if (!closed) options.log.warn("Chromium exited; it will be launched again for the next run");

@@ -19,30 +19,19 @@ const toJob = (row: JobRow): StoredJob => ({
 });
 
 export function createJobsRepository(db: Kysely<Database>, dialect: DialectName) {
+  /** A space's jobs by name, on the (space_id, name, id) index. */
+  const rowsOfSpace = (spaceId: string) =>
+    db.selectFrom("jobs").selectAll().where("space_id", "=", spaceId).orderBy("name").orderBy("id").execute();
   return {
     async list(spaceId: string): Promise<StoredJob[]> {
-      const rows = await db
-        .selectFrom("jobs")
-        .selectAll()
-        .where("space_id", "=", spaceId)
-        .orderBy("name")
-        .orderBy("id")
-        .execute();
-      return rows.map(toJob);
+      return (await rowsOfSpace(spaceId)).map(toJob);
     },
     /**
      * The jobs of a space as one JSON text `{"items":[…]}`, built from the stored bodies without
      * parsing them: a list of a thousand jobs costs a string join, not a parse and a serialise.
      */
     async listJson(spaceId: string): Promise<string> {
-      const rows = await db
-        .selectFrom("jobs")
-        .selectAll()
-        .where("space_id", "=", spaceId)
-        .orderBy("name")
-        .orderBy("id")
-        .execute();
-      const items = rows.map((row) => {
+      const items = (await rowsOfSpace(spaceId)).map((row) => {
         const body = row.body.slice(1, -1);
         return `{"id":${JSON.stringify(row.id)},"space":${JSON.stringify(row.space_id)}${body ? `,${body}` : ""},"createdAt":${JSON.stringify(row.created_at)},"updatedAt":${JSON.stringify(row.updated_at)}}`;
       });
