@@ -18,6 +18,7 @@ import { deliveryInterfacesUiRoutes } from "./ui-api/delivery-interfaces/deliver
 import { healthAlertsSettingsRoutes } from "./ui-api/settings/health-alerts.routes.js";
 import { spacesRoutes } from "./ui-api/spaces/spaces.routes.js";
 import { usersRoutes } from "./ui-api/users/users.routes.js";
+import { uiRoutes } from "./ui-serving/ui.routes.js";
 
 /** DESIGN.md: a request body is at most 5 MB; beyond, 413. */
 export const BODY_LIMIT = 5 * 1024 * 1024;
@@ -61,5 +62,6 @@ export async function buildApp(ctx: AppContext): Promise<FastifyInstance> {
   guideRoutes(app, ctx);
   healthRoutes(app, ctx);
   healthAlertsSettingsRoutes(app, ctx);
+  uiRoutes(app, ctx);
   return app;
 }

@@ -34,6 +34,10 @@ export const CHROMIUM_ARGS = [
   "--no-first-run",
   "--hide-scrollbars",
   "--mute-audio",
+  // Dashboards live on private networks. A page that the capture fetched itself (basic auth is
+  // added that way) counts as "public" to Chromium's local-network checks, which would then
+  // block its images and frames on private addresses; the job, not the browser, decides here.
+  "--disable-features=LocalNetworkAccessChecks,BlockInsecurePrivateNetworkRequests,PrivateNetworkAccessSendPreflights",
 ];
 
 export class ChromiumMissingError extends Error {}

@@ -75,7 +75,7 @@ export async function runCapture(input: CaptureInput): Promise<CaptureResult> {
     // Basic auth goes only to the origin of the current navigation: never to an image, frame or
     // script of another host, nor after a redirect to another origin.
     const header = `Basic ${Buffer.from(`${auth.username}:${auth.password ?? ""}`).toString("base64")}`;
-    await input.context.route("**/*", (route) => {
+    await input.context.route("**/*", async (route) => {
       const request = route.request();
       let origin: string | undefined;
       try {
@@ -83,10 +83,19 @@ export async function runCapture(input: CaptureInput): Promise<CaptureResult> {
       } catch {
         origin = undefined;
       }
-      if (navigation.origin && origin === navigation.origin) {
-        return route.continue({ headers: { ...request.headers(), authorization: header } });
+      if (!navigation.origin || origin !== navigation.origin) return route.continue();
+      // Fetched here without following redirects: headers given to route.continue() would
+      // travel along every redirect, to whatever host it points at. The browser follows a
+      // redirect with a new request, which comes back through this route and is judged anew.
+      try {
+        const response = await route.fetch({
+          headers: { ...request.headers(), authorization: header },
+          maxRedirects: 0,
+        });
+        return route.fulfill({ response });
+      } catch {
+        return route.abort("failed").catch(() => undefined);
       }
-      return route.continue();
     });
   }
 

@@ -1,8 +1,7 @@
-import type { Liquid } from "liquidjs";
+import { renderLimited } from "../capture/step-strings.js";
 import type { Delivery } from "../schemas/delivery.js";
 import type { DeliveriesRepository, DeliveryRecord } from "../storage/repositories/deliveries-repository.js";
 import type { SecretHoldersRepository } from "../storage/repositories/secret-holders-repository.js";
-import { createLiquid } from "../templates/liquid.js";
 import {
   DELIVERY_TIMEOUT_MS,
   type DeliveryOutcome,
@@ -33,13 +32,12 @@ export type DeliverRunInput = {
 
 export type DeliverRunResult = { records: DeliveryRecord[]; state: "success" | "partial" | "failed" };
 
-/** Liquid for messages: small templates, so the engine's own time and memory limits suffice here. */
-const messageLiquid: Liquid = createLiquid({ renderLimit: 2000, memoryLimit: 10_000_000 });
+/** Message templates render off the main thread, each within this time. */
+const MESSAGE_TEMPLATE_MS = 2_000;
 
 export async function renderMessage(template: string | undefined, scope: Record<string, unknown>): Promise<string> {
   if (!template) return "";
-  const output = String(await messageLiquid.parseAndRender(template, scope));
-  return output.length > 100_000 ? output.slice(0, 100_000) : output;
+  return renderLimited(template, scope, MESSAGE_TEMPLATE_MS, 100_000);
 }
 
 export async function deliverRun(input: DeliverRunInput): Promise<DeliverRunResult> {
@@ -125,9 +123,32 @@ export async function deliverRun(input: DeliverRunInput): Promise<DeliverRunResu
 export function redact(outcome: DeliveryOutcome, secrets: Record<string, unknown>): DeliveryOutcome {
   if (!outcome.error) return outcome;
   let error = outcome.error;
-  const values = Object.values(secrets).flatMap((v) =>
-    typeof v === "string" ? [v] : v && typeof v === "object" ? Object.values(v).map(String) : [],
-  );
-  for (const value of values) if (value.length >= 4) error = error.replaceAll(value, "***");
+  // Longest first, so that a whole URL is masked before its parts.
+  const parts = [...new Set(Object.values(secrets).flatMap(secretParts))].sort((a, b) => b.length - a.length);
+  for (const part of parts) error = error.replaceAll(part, "***");
   return { ...outcome, error };
+}
+
+/**
+ * What of a secret may show up in a receiver's answer: the value, and for a URL its path, query
+ * and each query value (raw and encoded); for "Bearer x" / "Basic x" the token alone.
+ */
+function secretParts(value: unknown): string[] {
+  if (value && typeof value === "object") return Object.values(value).flatMap(secretParts);
+  if (typeof value !== "string" || value.length < 4) return [];
+  const parts = [value];
+  const token = /^(?:Bearer|Basic|Token|Bot)\s+(\S{4,})$/i.exec(value)?.[1];
+  if (token) parts.push(token);
+  if (/^https?:\/\//i.test(value)) {
+    try {
+      const url = new URL(value);
+      if (url.pathname.length > 1) parts.push(url.pathname, decodeURIComponent(url.pathname));
+      if (url.search.length > 1) parts.push(url.search, url.search.slice(1));
+      for (const v of url.searchParams.values()) if (v.length >= 4) parts.push(v, encodeURIComponent(v));
+      if (url.password) parts.push(url.password);
+    } catch {
+      // not a URL after all: the whole value is masked already
+    }
+  }
+  return parts.filter((p) => p.length >= 4);
 }

@@ -60,7 +60,8 @@ export function jobStreamRoutes(app: FastifyInstance, ctx: AppContext) {
     const body = await validateForSpace(ctx, request.params.space, rest);
     const run = await ctx.runs.create({
       space: request.params.space,
-      jobId: body.id ?? crypto.randomUUID(),
+      // The body's id is ignored: a test run is never a run of a saved job (of this or any space).
+      jobId: crypto.randomUUID(),
       jobName: body.name,
       trigger: "test",
       jobBody: { job: body, deliver } satisfies TestRunBody,

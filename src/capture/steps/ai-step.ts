@@ -15,7 +15,7 @@ export async function aiStep(step: Step<"ai">, context: StepContext) {
     : [];
   const answer = await context.askAi({
     providerId: step.providerId,
-    prompt: context.render(step.prompt),
+    prompt: await context.render(step.prompt),
     output: step.output,
     variables,
     images,

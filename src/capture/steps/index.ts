@@ -13,7 +13,7 @@ export type StepContext = {
   page: Page;
   variables: Record<string, unknown>;
   signal: AbortSignal;
-  render(template: string): string;
+  render(template: string): Promise<string>;
   log(message: string, level?: "info" | "warn"): void;
   /** Checks a URL before a navigation and makes its origin the one basic auth goes to. */
   navigateTo(url: string): void;

@@ -5,7 +5,7 @@ import type { StepContext } from "./index.js";
 type Step<T> = Extract<CaptureStep, { type: T }>;
 
 export async function navigateStep(step: Step<"navigate">, context: StepContext) {
-  const url = context.render(step.url);
+  const url = await context.render(step.url);
   context.navigateTo(url);
   const response = await context.page.goto(url, { waitUntil: step.waitUntil, timeout: step.timeoutMs });
   const status = response?.status();

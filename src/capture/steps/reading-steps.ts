@@ -8,7 +8,7 @@ type Step<T> = Extract<CaptureStep, { type: T }>;
 export async function snapshotStep(step: Step<"snapshot">, context: StepContext) {
   const png = step.selector
     ? await context.page
-        .locator(context.render(step.selector))
+        .locator(await context.render(step.selector))
         .first()
         .screenshot({ timeout: step.timeoutMs, type: "png" })
     : await context.page.screenshot({ fullPage: step.fullPage, timeout: step.timeoutMs, type: "png" });
@@ -16,7 +16,7 @@ export async function snapshotStep(step: Step<"snapshot">, context: StepContext)
 }
 
 export async function extractStep(step: Step<"extract">, context: StepContext) {
-  const locator = context.page.locator(context.render(step.selector)).first();
+  const locator = context.page.locator(await context.render(step.selector)).first();
   const raw = step.attribute
     ? await locator.getAttribute(step.attribute, { timeout: step.timeoutMs })
     : // innerText on purpose: the text as the page shows it (no hidden nodes, rendered spacing).

@@ -5,14 +5,14 @@ type Step<T> = Extract<CaptureStep, { type: T }>;
 
 export async function waitForStep(step: Step<"waitFor">, context: StepContext) {
   await context.page
-    .locator(context.render(step.selector))
+    .locator(await context.render(step.selector))
     .first()
     .waitFor({ state: step.state, timeout: step.timeoutMs });
 }
 
 export async function waitForTextStep(step: Step<"waitForText">, context: StepContext) {
   await context.page
-    .getByText(context.render(step.text))
+    .getByText(await context.render(step.text))
     .first()
     .waitFor({ state: "visible", timeout: step.timeoutMs });
 }
