@@ -38,8 +38,8 @@ export function createAppContext(input: {
   const { config, storage, log } = input;
   const box: SecretBox = createSecretBox(input.secretKey);
   const { db, dialect } = storage;
-  const jobs = createJobsRepository(db, dialect);
-  const runs = createRunsRepository(db);
+  const jobs = createJobsRepository(db, dialect, box);
+  const runs = createRunsRepository(db, box);
   const providers = createSecretHoldersRepository(db, dialect, "ai_providers", box);
   const files = createLocalFileStore(path.join(config.dataDir, "files"));
   const interfaces = createSecretHoldersRepository(db, dialect, "delivery_interfaces", box);

@@ -5,6 +5,7 @@ import * as m0001 from "./migrations/0001-initial.js";
 import * as m0002 from "./migrations/0002-runs.js";
 import * as m0003 from "./migrations/0003-deliveries.js";
 import * as m0004 from "./migrations/0004-health-indexes.js";
+import * as m0005 from "./migrations/0005-job-secrets.js";
 import type { Database } from "./schema.js";
 
 export type DialectName = "sqlite" | "postgres";
@@ -34,6 +35,7 @@ const migrations: Record<string, Migration> = {
   "0002-runs": m0002,
   "0003-deliveries": m0003,
   "0004-health-indexes": m0004,
+  "0005-job-secrets": m0005,
 };
 
 const provider: MigrationProvider = { getMigrations: async () => migrations };

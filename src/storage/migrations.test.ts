@@ -16,7 +16,7 @@ const EXPECTED: Record<string, string[]> = {
   blueprints: ["body", "created_at", "id", "name", "space_id", "updated_at"],
   deliveries: ["at", "error", "id", "interface_id", "job_id", "run_id", "space_id", "state", "status", "type"],
   delivery_interfaces: ["config", "created_at", "id", "name", "secrets", "space_id", "type", "updated_at"],
-  jobs: ["body", "created_at", "cron", "enabled", "id", "name", "space_id", "updated_at"],
+  jobs: ["body", "created_at", "cron", "enabled", "id", "name", "secrets", "space_id", "updated_at"],
   login_failures: ["address", "at", "username"],
   runs: [
     "attempt",

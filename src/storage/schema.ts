@@ -48,8 +48,10 @@ export type JobRow = {
   name: string;
   enabled: number;
   cron: string | null;
-  /** The whole job body as JSON (steps with their ids, report, deliveries). */
+  /** The whole job body as JSON (steps with their ids, report, deliveries), secrets blanked. */
   body: string;
+  /** The job's own secrets (see jobs/job-secrets.ts), sealed with SECRET_KEY; null when none. */
+  secrets: string | null;
   created_at: string;
   updated_at: string;
 };

@@ -141,6 +141,43 @@ describe.each(DIALECTS)("delivery interfaces and AI providers on %s", (dialect) 
     expect(rows.every((r) => r.secrets.startsWith("v1:"))).toBe(true);
   });
 
+  it("seals a job's own secrets at rest and gives them back to rw readers unchanged", async () => {
+    const body = jobBody({
+      cron: null,
+      capture: {
+        auth: { type: "basic", username: "svc", password: "job-basic-secret-9" },
+        steps: [
+          { type: "navigate", url: "https://x.example.com/login" },
+          { type: "type", selector: "#pw", text: "job-typed-secret-10", sensitive: true },
+          {
+            type: "if",
+            condition: "1 > 0",
+            then: [{ type: "type", selector: "#otp", text: "job-nested-secret-11", sensitive: true }],
+          },
+        ],
+      },
+    });
+    const created = await server.admin.post("/api/spaces/default/jobs", body);
+    expect(created.status).toBe(201);
+    // Readers with rw see the job as they wrote it, in the single read and in the list.
+    const read = (await server.admin.get(`/api/spaces/default/jobs/${created.body.id}`)).body;
+    expect(read).toEqual(created.body);
+    expect(read.capture.auth.password).toBe("job-basic-secret-9");
+    expect(read.capture.steps[2].then[0].text).toBe("job-nested-secret-11");
+    const listed = (await server.admin.get("/api/spaces/default/jobs")).body.items.find(
+      (j: { id: string }) => j.id === read.id,
+    );
+    expect(listed).toEqual(read);
+    // A replacement keeps them sealed too.
+    await server.admin.put(`/api/spaces/default/jobs/${read.id}`, { ...read, name: "Renamed" });
+    const rows = JSON.stringify(await server.ctx.storage.db.selectFrom("jobs").selectAll().execute());
+    for (const secret of ["job-basic-secret-9", "job-typed-secret-10", "job-nested-secret-11"])
+      expect(rows).not.toContain(secret);
+    expect((await server.admin.get(`/api/spaces/default/jobs/${read.id}`)).body.capture.steps[1].text).toBe(
+      "job-typed-secret-10",
+    );
+  });
+
   it("keeps a secret that an update leaves out, and replaces one that it sends", async () => {
     const updated = await server.admin.put(`/ui-api/spaces/default/delivery-interfaces/${ids.smtp}`, {
       name: "Mail (renamed)",

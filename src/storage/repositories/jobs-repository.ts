@@ -1,4 +1,6 @@
 import type { Kysely } from "kysely";
+import type { SecretBox } from "../../auth/secret-box.js";
+import { extractSecrets, type JobSecrets, restoreSecrets } from "../../jobs/job-secrets.js";
 import type { JobBody } from "../../schemas/job.js";
 import type { DialectName } from "../db.js";
 import { insertWithinLimit } from "../limited-insert.js";
@@ -10,15 +12,22 @@ export type StoredJobBody = Omit<JobBody, "id" | "space" | "createdAt" | "update
 
 export type StoredJob = StoredJobBody & { id: string; space: string; createdAt: string; updatedAt: string };
 
-const toJob = (row: JobRow): StoredJob => ({
-  id: row.id,
-  space: row.space_id,
-  ...(JSON.parse(row.body) as StoredJobBody),
-  createdAt: row.created_at,
-  updatedAt: row.updated_at,
-});
-
-export function createJobsRepository(db: Kysely<Database>, dialect: DialectName) {
+export function createJobsRepository(db: Kysely<Database>, dialect: DialectName, box: SecretBox) {
+  const toJob = (row: JobRow): StoredJob => {
+    const body = JSON.parse(row.body) as StoredJobBody;
+    return {
+      id: row.id,
+      space: row.space_id,
+      ...(row.secrets ? restoreSecrets(body, box.open<JobSecrets>(row.secrets)) : body),
+      createdAt: row.created_at,
+      updatedAt: row.updated_at,
+    };
+  };
+  /** The columns that store a body: its public JSON and its sealed secrets. */
+  const stored = (full: StoredJobBody) => {
+    const { body, secrets } = extractSecrets(full);
+    return { body: JSON.stringify(body), secrets: secrets ? box.seal(secrets) : null };
+  };
   /** A space's jobs by name, on the (space_id, name, id) index. */
   const rowsOfSpace = (spaceId: string) =>
     db.selectFrom("jobs").selectAll().where("space_id", "=", spaceId).orderBy("name").orderBy("id").execute();
@@ -32,6 +41,8 @@ export function createJobsRepository(db: Kysely<Database>, dialect: DialectName)
      */
     async listJson(spaceId: string): Promise<string> {
       const items = (await rowsOfSpace(spaceId)).map((row) => {
+        // A job with secrets is parsed to put them back; the others are spliced as stored.
+        if (row.secrets) return JSON.stringify(toJob(row));
         const body = row.body.slice(1, -1);
         return `{"id":${JSON.stringify(row.id)},"space":${JSON.stringify(row.space_id)}${body ? `,${body}` : ""},"createdAt":${JSON.stringify(row.created_at)},"updatedAt":${JSON.stringify(row.updated_at)}}`;
       });
@@ -79,7 +90,7 @@ export function createJobsRepository(db: Kysely<Database>, dialect: DialectName)
         name: body.name,
         enabled: body.enabled ? 1 : 0,
         cron: body.cron,
-        body: JSON.stringify(body),
+        ...stored(body),
         created_at: at,
         updated_at: at,
       };
@@ -93,7 +104,7 @@ export function createJobsRepository(db: Kysely<Database>, dialect: DialectName)
           name: body.name,
           enabled: body.enabled ? 1 : 0,
           cron: body.cron,
-          body: JSON.stringify(body),
+          ...stored(body),
           updated_at: nowIso(),
         })
         .where("id", "=", id)

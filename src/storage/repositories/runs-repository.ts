@@ -1,5 +1,6 @@
 import crypto from "node:crypto";
 import type { Kysely } from "kysely";
+import type { SecretBox } from "../../auth/secret-box.js";
 import type { Database, RunRow } from "../schema.js";
 import { nowIso } from "../time.js";
 
@@ -33,30 +34,33 @@ export type StoredRun = {
   worker: string | null;
 };
 
-const toRun = (row: RunRow): StoredRun => ({
-  id: row.id,
-  space: row.space_id,
-  jobId: row.job_id,
-  jobName: row.job_name,
-  trigger: row.trigger,
-  attempt: row.attempt,
-  retryOf: row.retry_of,
-  state: row.state,
-  queuedAt: row.queued_at,
-  notBefore: row.not_before,
-  startedAt: row.started_at,
-  finishedAt: row.finished_at,
-  durationMs: row.duration_ms,
-  error: row.error ? JSON.parse(row.error) : null,
-  variables: JSON.parse(row.variables),
-  steps: JSON.parse(row.steps),
-  snapshots: JSON.parse(row.snapshots),
-  files: JSON.parse(row.files),
-  deliveries: JSON.parse(row.deliveries),
-  token: row.token,
-  jobBody: row.job_body ? JSON.parse(row.job_body) : null,
-  worker: row.worker,
-});
+const toRunWith =
+  (box: SecretBox) =>
+  (row: RunRow): StoredRun => ({
+    id: row.id,
+    space: row.space_id,
+    jobId: row.job_id,
+    jobName: row.job_name,
+    trigger: row.trigger,
+    attempt: row.attempt,
+    retryOf: row.retry_of,
+    state: row.state,
+    queuedAt: row.queued_at,
+    notBefore: row.not_before,
+    startedAt: row.started_at,
+    finishedAt: row.finished_at,
+    durationMs: row.duration_ms,
+    error: row.error ? JSON.parse(row.error) : null,
+    variables: JSON.parse(row.variables),
+    steps: JSON.parse(row.steps),
+    snapshots: JSON.parse(row.snapshots),
+    files: JSON.parse(row.files),
+    deliveries: JSON.parse(row.deliveries),
+    token: row.token,
+    // A test run's body holds capture passwords: it is stored sealed.
+    jobBody: row.job_body ? box.open(row.job_body) : null,
+    worker: row.worker,
+  });
 
 export type RunFilter = {
   jobId?: string;
@@ -74,7 +78,8 @@ export function decodeCursor(cursor: string): { queuedAt: string; id: string } |
   return { queuedAt, id };
 }
 
-export function createRunsRepository(db: Kysely<Database>) {
+export function createRunsRepository(db: Kysely<Database>, box: SecretBox) {
+  const toRun = toRunWith(box);
   return {
     async create(input: {
       space: string;
@@ -109,7 +114,7 @@ export function createRunsRepository(db: Kysely<Database>) {
         files: "[]",
         deliveries: "[]",
         token: crypto.randomBytes(24).toString("base64url"),
-        job_body: input.jobBody === undefined ? null : JSON.stringify(input.jobBody),
+        job_body: input.jobBody === undefined ? null : box.seal(input.jobBody),
         worker: null,
         heartbeat_at: null,
       };

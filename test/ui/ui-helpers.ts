@@ -1,0 +1,92 @@
+import { spawnSync } from "node:child_process";
+import fs from "node:fs";
+import path from "node:path";
+import { fileURLToPath } from "node:url";
+import { type Browser, type BrowserContext, chromium, type Page } from "playwright-core";
+import { findChromium } from "../../src/capture/chromium.js";
+import { UI_DIR } from "../../src/ui-serving/ui.routes.js";
+import type { TestSite } from "../fixtures/test-site.js";
+
+const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..", "..");
+
+const ARGS = [
+  "--no-sandbox",
+  "--disable-gpu",
+  "--disable-dev-shm-usage",
+  "--disable-background-networking",
+  "--disable-component-update",
+  "--no-first-run",
+  "--disable-sync",
+];
+
+/** Builds the web app into dist/ui (about 10 s); the tests drive the build, as users get it. */
+export function buildUi() {
+  const result = spawnSync("npm", ["run", "build:ui", "--silent"], { cwd: ROOT, encoding: "utf8" });
+  if (result.status !== 0) throw new Error(`npm run build:ui failed:\n${result.stdout}\n${result.stderr}`);
+  if (!fs.existsSync(path.join(UI_DIR, "index.html"))) throw new Error(`the build left no ${UI_DIR}/index.html`);
+}
+
+export async function launchBrowser(): Promise<Browser> {
+  const executablePath = findChromium(process.env.CHROMIUM_PATH) ?? "/usr/bin/chromium";
+  return chromium.launch({ executablePath, headless: true, args: ARGS });
+}
+
+/**
+ * A page that records console errors and page errors, so a test can fail on any. Failed loads
+ * of resources the test provokes itself (a 401 of a wrong login) are told apart by the caller.
+ */
+export async function openPage(
+  browser: Browser,
+  options: { width?: number; height?: number; colorScheme?: "light" | "dark" } = {},
+): Promise<{ context: BrowserContext; page: Page; errors: string[] }> {
+  const context = await browser.newContext({
+    viewport: { width: options.width ?? 1280, height: options.height ?? 800 },
+    colorScheme: options.colorScheme ?? "light",
+  });
+  const page = await context.newPage();
+  const errors: string[] = [];
+  page.on("console", (message) => {
+    if (message.type() === "error") errors.push(`console: ${message.text()} (${message.location().url})`);
+  });
+  page.on("pageerror", (error) => errors.push(`page error: ${error.message}`));
+  return { context, page, errors };
+}
+
+/** Signs in through the login form and waits for the jobs list. */
+export async function signIn(page: Page, baseUrl: string, username: string, password: string) {
+  await page.goto(`${baseUrl}/login`);
+  await page.getByLabel("User name").fill(username);
+  await page.locator('input[name="password"]').fill(password);
+  await page.getByRole("button", { name: "Sign in" }).click();
+  await page.getByRole("heading", { name: "Jobs" }).waitFor();
+}
+
+/** A job that captures the test site's table: a variable, a snapshot and a report. */
+export function tableJob(site: TestSite, name: string) {
+  return {
+    name,
+    description: "Orders table of the test site",
+    cron: "0 9 * * 1-5",
+    timezone: "Europe/Rome",
+    capture: {
+      viewport: { width: 1024, height: 700 },
+      steps: [
+        { type: "navigate", url: `${site.url}/table` },
+        { type: "extract", as: "orders", selector: "#orders", attribute: "data-value", parse: "number" },
+        { type: "extract", as: "revenue", selector: "#revenue" },
+        { type: "snapshot", as: "table", selector: "table" },
+      ],
+    },
+    report: {
+      title: "Orders on {{ now | date: '%Y-%m-%d' }}",
+      pages: [
+        {
+          rows: [
+            { cells: [{ blocks: [{ type: "text", content: "## {{ orders }} orders, {{ revenue }}" }] }] },
+            { cells: [{ blocks: [{ type: "snapshot", ref: "table", caption: "The revenue table" }] }] },
+          ],
+        },
+      ],
+    },
+  };
+}
