@@ -14,7 +14,7 @@ const say = (line) => console.log(`[setup] ${line}`);
 if (process.argv.includes("--help") || process.argv.includes("-h")) {
   console.log(`Usage: node scripts/setup.mjs start|test|bench
 
-Installs what is missing: npm dependencies (npm install), the TypeScript build (start), and Chromium
+Installs what is missing: npm dependencies (npm install), the server and web app builds (start), and Chromium
 (apt-get install -y chromium when running as root on Debian/Ubuntu; otherwise it says how).`);
   process.exit(0);
 }
@@ -56,17 +56,24 @@ if (probe.status !== 0) {
   run("npm", ["rebuild", "better-sqlite3"]);
 }
 
-// 2. The build, for `npm start`: when dist is missing or older than any source file.
+// 2. The build, for `npm start`: the server (dist) and the web app (dist/ui), each when it is
+//    missing or older than any of its source files.
 if (mode === "start") {
   const newestSource = (dir) =>
     fs.readdirSync(dir, { withFileTypes: true }).reduce((newest, entry) => {
       const file = path.join(dir, entry.name);
       return Math.max(newest, entry.isDirectory() ? newestSource(file) : mtime(file));
     }, 0);
+  const packageChanged = mtime(path.join(root, "package.json"));
   const built = mtime(path.join(root, "dist", "main.js"));
-  if (built === 0 || newestSource(path.join(root, "src")) > built || mtime(path.join(root, "package.json")) > built) {
-    say("building (npm run build) …");
-    run("npm", ["run", "build", "--silent"]);
+  if (built === 0 || newestSource(path.join(root, "src")) > built || packageChanged > built) {
+    say("building the server (npm run build:server) …");
+    run("npm", ["run", "build:server", "--silent"]);
+  }
+  const builtUi = mtime(path.join(root, "dist", "ui", "index.html"));
+  if (builtUi === 0 || newestSource(path.join(root, "ui")) > builtUi || packageChanged > builtUi) {
+    say("building the web app (npm run build:ui) …");
+    run("npm", ["run", "build:ui", "--silent"]);
   }
 }
 

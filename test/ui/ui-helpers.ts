@@ -19,8 +19,26 @@ const ARGS = [
   "--disable-sync",
 ];
 
-/** Builds the web app into dist/ui (about 10 s); the tests drive the build, as users get it. */
+const newest = (dir: string): number =>
+  fs.readdirSync(dir, { withFileTypes: true }).reduce((latest, entry) => {
+    const file = path.join(dir, entry.name);
+    return Math.max(latest, entry.isDirectory() ? newest(file) : fs.statSync(file).mtimeMs);
+  }, 0);
+
+/**
+ * Builds the web app into dist/ui (about 10 s) unless the build is newer than every source of
+ * it (ui/, the schemas it takes its types from, package.json): the tests drive the app as users
+ * get it, built from the current sources.
+ */
 export function buildUi() {
+  const index = path.join(UI_DIR, "index.html");
+  const built = fs.existsSync(index) ? fs.statSync(index).mtimeMs : 0;
+  const sources = Math.max(
+    newest(path.join(ROOT, "ui")),
+    newest(path.join(ROOT, "src", "schemas")),
+    fs.statSync(path.join(ROOT, "package.json")).mtimeMs,
+  );
+  if (built > sources) return;
   const result = spawnSync("npm", ["run", "build:ui", "--silent"], { cwd: ROOT, encoding: "utf8" });
   if (result.status !== 0) throw new Error(`npm run build:ui failed:\n${result.stdout}\n${result.stderr}`);
   if (!fs.existsSync(path.join(UI_DIR, "index.html"))) throw new Error(`the build left no ${UI_DIR}/index.html`);

@@ -69,7 +69,7 @@ describe.skipIf(skip)("the web app in Chromium", () => {
   it("signs in, lists the jobs, links the guide", async () => {
     await scenario("jobs-list", async (page) => {
       await signIn(page, server.url, ADMIN.username, ADMIN.password);
-      const row = page.locator(`tr[data-job="${jobName}"]`);
+      const row = page.locator(`[data-job="${jobName}"]`);
       await see(row.getByRole("link", { name: jobName }));
       await see(row.getByText("At 09:00, Monday through Friday"));
       await see(row.getByText("Never run"));
@@ -80,7 +80,7 @@ describe.skipIf(skip)("the web app in Chromium", () => {
     });
   });
 
-  it("creates a webhook delivery interface through the UI", async () => {
+  it("creates a webhook delivery interface and an AI provider through the UI", async () => {
     await scenario(
       "webhook-create",
       async (page) => {
@@ -100,6 +100,16 @@ describe.skipIf(skip)("the web app in Chromium", () => {
         await see(row.getByText("hooks.example.com"));
         // The secret URL never reaches the page.
         expect(await page.content()).not.toContain("secret-path");
+        // An AI provider: its key is write-only too.
+        await page.getByRole("link", { name: "AI providers" }).click();
+        await page.getByRole("button", { name: "New provider" }).click();
+        const form = page.getByRole("dialog");
+        await form.getByRole("textbox", { name: "Name" }).fill("Local model");
+        await form.getByRole("textbox", { name: "Model" }).fill("small-model");
+        await form.locator('input[type="password"]').fill("sk-secret-key-123");
+        await form.getByRole("button", { name: "Save" }).click();
+        await see(page.getByRole("table", { name: "AI providers" }).getByText("small-model"));
+        expect(await page.content()).not.toContain("sk-secret-key-123");
       },
       { allowed: /status of 400.*\/ui-api\/spaces\/default\/delivery-interfaces\)$/ },
     );
@@ -134,7 +144,7 @@ describe.skipIf(skip)("the web app in Chromium", () => {
       "runs-list",
       async (page) => {
         await signIn(page, server.url, ADMIN.username, ADMIN.password);
-        const row = page.locator(`tr[data-job="${jobName}"]`);
+        const row = page.locator(`[data-job="${jobName}"]`);
         await see(row.locator('[data-state="success"]'));
         // 360 px wide: the navigation opens from the menu button.
         await page.getByRole("button", { name: "Menu" }).click();
@@ -178,6 +188,15 @@ describe.skipIf(skip)("the web app in Chromium", () => {
           .getByRole("region", { name: /^Step 2: Snapshot/ })
           .getByLabel("Snapshot name")
           .fill("table");
+        // The composer: a text block with an unknown Liquid filter is refused at its field.
+        await page.getByRole("tab", { name: "Composer" }).click();
+        await page.getByRole("switch", { name: "Own report layout" }).check();
+        await page.getByRole("button", { name: "Add block" }).click();
+        const text = page.getByRole("region", { name: "Block: Text" }).getByRole("textbox");
+        await text.fill("## {{ 'x' | no_such_filter }}");
+        await page.getByRole("button", { name: "Save" }).click();
+        await see(page.getByRole("alert").filter({ hasText: "report.pages.0.rows.0.cells.0.blocks.1.content" }));
+        await text.fill("## The table");
         // Test streams the run of the unsaved form.
         await page.getByRole("button", { name: "Test" }).click();
         const dialog = page.getByRole("dialog", { name: "Test the job" });
@@ -187,6 +206,13 @@ describe.skipIf(skip)("the web app in Chromium", () => {
         await page.getByRole("button", { name: "Save" }).click();
         await see(page.getByText(/^Saved at/));
         expect(page.url()).toMatch(/\/jobs\/[0-9a-f-]{36}$/);
+        // Leaving with changes not saved asks first.
+        await page.getByRole("tab", { name: "General" }).click();
+        await page.getByRole("textbox", { name: "Name", exact: true }).fill("Made in the editor, changed");
+        await page.getByRole("link", { name: "← Jobs" }).click();
+        const leave = page.getByRole("dialog", { name: "Leave without saving?" });
+        await leave.getByRole("button", { name: "Leave" }).click();
+        await see(page.getByRole("heading", { name: "Jobs" }));
       },
       { allowed: /status of 400.*\/api\/spaces\/default\/jobs\)$/ },
     );
@@ -198,6 +224,48 @@ describe.skipIf(skip)("the web app in Chromium", () => {
     });
   }, 90_000);
 
+  it("lets a system user manage users, members and health alerts, and read the health", async () => {
+    await scenario(
+      "settings",
+      async (page) => {
+        await signIn(page, server.url, ADMIN.username, ADMIN.password);
+        const settings = page.getByRole("navigation", { name: "Settings" });
+        await settings.getByRole("link", { name: "Users" }).click();
+        await page.getByRole("button", { name: "New user" }).click();
+        const dialog = page.getByRole("dialog");
+        await dialog.getByRole("textbox", { name: "User name" }).fill("carol");
+        await dialog.locator('input[type="password"]').fill("password-1234");
+        await dialog.getByRole("button", { name: "Save" }).click();
+        await see(page.getByRole("table", { name: "Users" }).getByText("carol"));
+
+        await settings.getByRole("link", { name: "Spaces and members" }).click();
+        await page.getByRole("textbox", { name: "Add a user" }).click();
+        await page.getByRole("option", { name: "carol" }).click();
+        await page.getByRole("button", { name: "Add", exact: true }).click();
+        await see(page.getByRole("table", { name: "Members" }).getByText("carol"));
+
+        await settings.getByRole("link", { name: "Health alerts" }).click();
+        await page.getByRole("switch", { name: "Enable health alerts" }).check();
+        await page.getByRole("button", { name: "Save" }).click();
+        await see(page.getByText("choose the delivery interface that sends the alerts"));
+
+        await settings.getByRole("link", { name: "Health", exact: true }).click();
+        await see(page.getByRole("table", { name: "Job health" }).getByText(jobName));
+
+        await page
+          .getByRole("navigation", { name: "Pages of the space" })
+          .getByRole("link", { name: "Templates" })
+          .click();
+        await see(page.getByRole("table", { name: "Templates" }).getByRole("link", { name: "Use" }));
+      },
+      { allowed: /status of 400.*\/ui-api\/admin\/settings\/health-alerts\)$/ },
+    );
+    const members = await server.admin.get("/ui-api/admin/spaces/default/members");
+    expect(members.body.items).toEqual(
+      expect.arrayContaining([expect.objectContaining({ username: "carol", access: "ro" })]),
+    );
+  });
+
   it("gives a read-only member no Run, Delete or set-up", async () => {
     await scenario("read-only", async (page) => {
       await signIn(page, server.url, readOnly.username, readOnly.password);
@@ -207,6 +275,7 @@ describe.skipIf(skip)("the web app in Chromium", () => {
       expect(await page.getByRole("button", { name: /More actions/ }).count()).toBe(0);
       expect(await page.getByRole("link", { name: "New job" }).count()).toBe(0);
       expect(await page.getByRole("link", { name: "Delivery interfaces" }).count()).toBe(0);
+      expect(await page.getByRole("navigation", { name: "Settings" }).count()).toBe(0);
       expect(await page.getByRole("switch", { name: `Enabled: ${jobName}` }).isDisabled()).toBe(true);
       // The run page opens for reading.
       await page.goto(runUrl);
