@@ -1,7 +1,7 @@
 import { Alert, Anchor, Badge, Button, Checkbox, Group, List, Modal, Stack, Tabs, Text, Title } from "@mantine/core";
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { useEffect, useRef, useState } from "react";
-import { Link, useBlocker, useNavigate, useParams, useSearchParams } from "react-router";
+import { Link, useBlocker, useLocation, useNavigate, useParams, useSearchParams } from "react-router";
 import { ApiError, del, describeError, get, issuesByField, post, put } from "../api/client";
 import { keys, spacePath, useInterfaces, useJob, useProviders } from "../api/queries";
 import type { Blueprint, Job } from "../api/types";
@@ -45,6 +45,7 @@ export default function JobEditorPage() {
   const space = useSpace();
   const { jobId } = useParams();
   const [params] = useSearchParams();
+  const location = useLocation();
   const blueprintId = jobId ? null : params.get("blueprint");
   const job = useJob(space.id, jobId);
   const blueprint = useQuery({
@@ -61,9 +62,13 @@ export default function JobEditorPage() {
     const { id: _id, ...body } = blueprint.data.job as Loose;
     initial = { ...newJob(), ...body };
   }
+  // A job saved for the first time moves to its own address with the same editor (its state,
+  // and what the user types meanwhile, stay); any other change of job opens a fresh editor.
+  const editorKey = (location.state as { editorKey?: string } | null)?.editorKey ?? jobId ?? blueprintId ?? "new";
   return (
     <JobEditor
-      key={jobId ?? blueprintId ?? "new"}
+      key={editorKey}
+      editorKey={editorKey}
       initial={initial}
       jobId={jobId}
       placeholders={jobId ? [] : (blueprint.data?.placeholders ?? [])}
@@ -72,6 +77,7 @@ export default function JobEditorPage() {
 }
 
 function JobEditor(props: {
+  editorKey: string;
   initial: Loose;
   jobId: string | undefined;
   placeholders: { path: string; description: string }[];
@@ -114,7 +120,7 @@ function JobEditor(props: {
       dirty.current = false;
       setDraft(saved as Loose);
       setSavedAt(new Date());
-      if (!props.jobId) navigate(`${base}/jobs/${saved.id}`, { replace: true });
+      if (!props.jobId) navigate(`${base}/jobs/${saved.id}`, { replace: true, state: { editorKey: props.editorKey } });
     },
     onError: (error) => {
       // Show the tab of the first field the server named.
