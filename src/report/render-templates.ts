@@ -54,6 +54,8 @@ export type WorkerMessage =
 const MAX_WORKER_STARTS = 3;
 /** Time the worker's own limit gets to answer before the worker is terminated. */
 const TERMINATE_GRACE_MS = 100;
+/** A worker whose report rendered longer than this is not kept for the next report. */
+const KEEP_AFTER_MS = 250;
 /** Loading the worker's modules: milliseconds normally, seconds on a machine under load. */
 const WORKER_START_TIMEOUT_MS = 30_000;
 
@@ -130,8 +132,9 @@ function runWorker(
       // Only this report's listeners: the Worker keeps internal ones of its own.
       worker.off("message", onMessage).off("error", onError).off("exit", onExit);
       const renderedMs = readyAt === undefined ? 0 : Math.min(Date.now(), deadline) - readyAt;
-      if (end.kind === "done") {
-        // A worker that finished its report cleanly serves the next one.
+      if (end.kind === "done" && renderedMs < KEEP_AFTER_MS) {
+        // A worker that finished a light report serves the next one; after heavy work its heap
+        // may be full of garbage, and a fresh one gives the next report its whole memory limit.
         keepWorker(worker, options.memoryMb);
         resolve({ ...end, renderedMs });
         return;
