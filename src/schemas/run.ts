@@ -58,13 +58,6 @@ export const RunSchema = z
   })
   .meta({ id: "Run" });
 
-export const StreamStartSchema = z.object({
-  runId: z.string().nullable(),
-  jobId: z.string().nullable(),
-  trigger: z.enum(["schedule", "manual", "retry", "test", "preview"]),
-  attempt: z.number().int().optional(),
-});
-
 export const RunListQuerySchema = z.object({
   limit: z.coerce.number().int().min(1).max(200).default(50),
   cursor: z.string().max(500).optional(),

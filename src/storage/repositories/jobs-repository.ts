@@ -67,9 +67,6 @@ export function createJobsRepository(db: Kysely<Database>, dialect: DialectName,
         .execute();
       return rows.map(toJob);
     },
-    async exists(id: string): Promise<boolean> {
-      return (await db.selectFrom("jobs").select("id").where("id", "=", id).executeTakeFirst()) !== undefined;
-    },
     async count(spaceId: string): Promise<number> {
       const row = await db
         .selectFrom("jobs")

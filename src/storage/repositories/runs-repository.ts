@@ -204,18 +204,6 @@ export function createRunsRepository(db: Kysely<Database>, box: SecretBox) {
       return undefined;
     },
 
-    /** Claims one specific queued run (a test run executed by the request that made it). */
-    async claim(id: string, worker: string): Promise<boolean> {
-      const at = nowIso();
-      const result = await db
-        .updateTable("runs")
-        .set({ state: "running", worker, started_at: at, heartbeat_at: at })
-        .where("id", "=", id)
-        .where("state", "=", "queued")
-        .executeTakeFirst();
-      return Number(result.numUpdatedRows) === 1;
-    },
-
     async heartbeat(worker: string, ids: string[]) {
       if (ids.length === 0) return;
       await db
@@ -275,18 +263,16 @@ export function createRunsRepository(db: Kysely<Database>, box: SecretBox) {
       return this.get(id);
     },
 
-    /** Runs marked running by `worker`s other than the live ones, or whose heartbeat stopped. */
-    async orphaned(options: { exceptWorker?: string; heartbeatBefore?: Date }): Promise<StoredRun[]> {
-      let query = db.selectFrom("runs").selectAll().where("state", "=", "running");
-      if (options.heartbeatBefore) {
-        const before = nowIso(options.heartbeatBefore);
-        query = query.where((e) => e.or([e("heartbeat_at", "is", null), e("heartbeat_at", "<", before)]));
-      }
-      if (options.exceptWorker) {
-        const except = options.exceptWorker;
-        query = query.where((e) => e.or([e("worker", "is", null), e("worker", "!=", except)]));
-      }
-      return (await query.execute()).map(toRun);
+    /** Runs marked running by another worker than `exceptWorker` (a process that died). */
+    async orphaned(options: { exceptWorker: string }): Promise<StoredRun[]> {
+      const except = options.exceptWorker;
+      const rows = await db
+        .selectFrom("runs")
+        .selectAll()
+        .where("state", "=", "running")
+        .where((e) => e.or([e("worker", "is", null), e("worker", "!=", except)]))
+        .execute();
+      return rows.map(toRun);
     },
 
     /** A queued run that nobody will take any more (its job is gone): marked failed. */
@@ -297,15 +283,6 @@ export function createRunsRepository(db: Kysely<Database>, box: SecretBox) {
         .where("id", "=", id)
         .where("state", "=", "queued")
         .execute();
-    },
-
-    async countQueued(): Promise<number> {
-      const { n } = await db
-        .selectFrom("runs")
-        .select((e) => e.fn.countAll<number>().as("n"))
-        .where("state", "=", "queued")
-        .executeTakeFirstOrThrow();
-      return Number(n);
     },
 
     /** Finished runs of a job older than `before`: their ids, for deleting files then rows. */
