@@ -15,8 +15,11 @@ import { healthRoutes } from "./health/health.routes.js";
 import { registerErrorHandling } from "./http/error-handler.js";
 import { aiProvidersUiRoutes } from "./ui-api/ai-providers/ai-providers.routes.js";
 import { deliveryInterfacesUiRoutes } from "./ui-api/delivery-interfaces/delivery-interfaces.routes.js";
+import { reportPreviewUiRoutes } from "./ui-api/report-preview/report-preview.routes.js";
+import { runsUiRoutes } from "./ui-api/runs/runs.routes.js";
 import { healthAlertsSettingsRoutes } from "./ui-api/settings/health-alerts.routes.js";
 import { spacesRoutes } from "./ui-api/spaces/spaces.routes.js";
+import { uploadsUiRoutes } from "./ui-api/uploads/uploads.routes.js";
 import { usersRoutes } from "./ui-api/users/users.routes.js";
 import { uiRoutes } from "./ui-serving/ui.routes.js";
 
@@ -59,6 +62,9 @@ export async function buildApp(ctx: AppContext): Promise<FastifyInstance> {
   spacesRoutes(app, ctx);
   deliveryInterfacesUiRoutes(app, ctx);
   aiProvidersUiRoutes(app, ctx);
+  runsUiRoutes(app, ctx);
+  uploadsUiRoutes(app, ctx);
+  reportPreviewUiRoutes(app, ctx);
   guideRoutes(app, ctx);
   healthRoutes(app, ctx);
   healthAlertsSettingsRoutes(app, ctx);

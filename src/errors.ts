@@ -17,7 +17,7 @@ export const invalid = (issues: Issue[]) => new HttpError(400, { error: "invalid
 export const unauthorized = () => new HttpError(401, { error: "unauthorized" });
 export const forbidden = () => new HttpError(403, { error: "forbidden" });
 export const notFound = () => new HttpError(404, { error: "not_found" });
-export const conflict = (message?: string) =>
-  new HttpError(409, message ? { error: "conflict", message } : { error: "conflict" });
+export const conflict = (message?: string, details: Record<string, unknown> = {}) =>
+  new HttpError(409, message ? { error: "conflict", message, ...details } : { error: "conflict" });
 export const licenseLimit = (limit: string, max: number) =>
   new HttpError(403, { error: "forbidden", code: "licenseLimit", limit, max });

@@ -1,5 +1,6 @@
 import type { AppContext } from "../app-context.js";
 import { licenseLimit, notFound } from "../errors.js";
+import { inUse, jobsUsing } from "../jobs/jobs-service.js";
 import type { AiProvider } from "../schemas/ai-provider.js";
 import type { SecretHolder } from "../storage/repositories/secret-holders-repository.js";
 
@@ -47,6 +48,11 @@ export async function updateProvider(ctx: AppContext, spaceId: string, id: strin
   return presentProvider(updated);
 }
 
+/** Refused (409) while an `ai` step of a job asks it, naming the jobs. */
 export async function deleteProvider(ctx: AppContext, spaceId: string, id: string) {
+  const holder = await ctx.providers.get(spaceId, id);
+  if (!holder) throw notFound();
+  const jobs = await jobsUsing(ctx, spaceId, { providerId: id });
+  if (jobs.length > 0) throw inUse(`The AI provider “${holder.name}”`, jobs);
   if (!(await ctx.providers.delete(spaceId, id))) throw notFound();
 }

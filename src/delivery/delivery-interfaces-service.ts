@@ -1,5 +1,7 @@
 import type { AppContext } from "../app-context.js";
-import { licenseLimit, notFound } from "../errors.js";
+import { conflict, licenseLimit, notFound } from "../errors.js";
+import { readHealthAlertsSettings } from "../health/health-alerts-settings.js";
+import { inUse, jobsUsing } from "../jobs/jobs-service.js";
 import { DELIVERY_TYPES, type DeliveryInterface, type DeliveryType } from "../schemas/delivery-interface.js";
 import type { SecretHolder } from "../storage/repositories/secret-holders-repository.js";
 
@@ -67,6 +69,15 @@ export async function updateInterface(ctx: AppContext, spaceId: string, id: stri
   return presentInterface(updated);
 }
 
+/** Refused (409) while a job binds it or the health alerts send through it, naming them. */
 export async function deleteInterface(ctx: AppContext, spaceId: string, id: string) {
+  const holder = await ctx.interfaces.get(spaceId, id);
+  if (!holder) throw notFound();
+  const jobs = await jobsUsing(ctx, spaceId, { interfaceId: id });
+  if (jobs.length > 0) throw inUse(`The interface “${holder.name}”`, jobs);
+  const alerts = await readHealthAlertsSettings(ctx.storage.db);
+  if (alerts.deliveryInterfaceId === id && alerts.space === spaceId) {
+    throw conflict(`The interface “${holder.name}” sends the health alerts; choose another in Settings first`);
+  }
   if (!(await ctx.interfaces.delete(spaceId, id))) throw notFound();
 }

@@ -49,7 +49,7 @@ function assignStepIds(steps: CaptureStep[]) {
 
 type Located = { step: CaptureStep; path: (string | number)[] };
 
-function* walkSteps(steps: CaptureStep[], path: (string | number)[]): Generator<Located> {
+export function* walkSteps(steps: CaptureStep[], path: (string | number)[]): Generator<Located> {
   for (const [index, step] of steps.entries()) {
     yield { step, path: [...path, index] };
     if (step.type === "if") {

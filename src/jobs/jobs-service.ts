@@ -1,11 +1,11 @@
 import crypto from "node:crypto";
 import type { AppContext } from "../app-context.js";
 import { conflict, invalid, licenseLimit, notFound } from "../errors.js";
-import { runFolderKey } from "../files/file-store.js";
+import { removeRuns } from "../runs/remove-runs.js";
 import type { CaptureStep } from "../schemas/capture.js";
 import type { StoredJob, StoredJobBody } from "../storage/repositories/jobs-repository.js";
 import type { Access } from "../storage/repositories/spaces-repository.js";
-import { validateJobBody } from "./job-validation.js";
+import { validateJobBody, walkSteps } from "./job-validation.js";
 
 /** Jobs: validation against the space, edition limits, and what each access level may read. */
 
@@ -50,10 +50,31 @@ export async function replaceJob(ctx: AppContext, spaceId: string, id: string, r
 export async function deleteJob(ctx: AppContext, spaceId: string, id: string): Promise<void> {
   if (!(await ctx.jobs.delete(spaceId, id))) throw notFound();
   ctx.jobEvents.emit("deleted", id);
-  const runIds = await ctx.runs.idsOfJob(id);
-  for (const runId of runIds) await ctx.files.deletePrefix(runFolderKey(runId)).catch(() => undefined);
-  await ctx.deliveries.deleteForRuns(runIds);
-  await ctx.runs.delete(runIds);
+  await removeRuns(ctx, await ctx.runs.idsOfJob(id));
+}
+
+/** The jobs of a space that bind delivery interface `ref.interfaceId` or ask AI provider `ref.providerId`. */
+export async function jobsUsing(
+  ctx: AppContext,
+  spaceId: string,
+  ref: { interfaceId?: string; providerId?: string },
+): Promise<{ id: string; name: string }[]> {
+  const uses = (job: StoredJob) =>
+    (ref.interfaceId !== undefined && job.deliveries.some((d) => d.interfaceId === ref.interfaceId)) ||
+    (ref.providerId !== undefined &&
+      [...walkSteps(job.capture.steps, [])].some(
+        ({ step }) => step.type === "ai" && step.providerId === ref.providerId,
+      ));
+  return (await ctx.jobs.list(spaceId)).filter(uses).map((job) => ({ id: job.id, name: job.name }));
+}
+
+/** The 409 of deleting something that jobs still use: it names them, so the user can change them first. */
+export function inUse(what: string, jobs: { id: string; name: string }[]) {
+  const names = jobs.map((j) => `“${j.name}”`);
+  const shown = names.length > 5 ? `${names.slice(0, 5).join(", ")} and ${names.length - 5} more` : names.join(", ");
+  return conflict(`${what} is used by ${jobs.length === 1 ? "the job" : "the jobs"} ${shown}; change them first`, {
+    jobs,
+  });
 }
 
 /** A job as a member with `access` may read it: ro readers get no passwords. */

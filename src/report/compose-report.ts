@@ -1,10 +1,18 @@
 import { randomUUID } from "node:crypto";
 import type { BrowserPool } from "../capture/browser-pool.js";
+import { sniffImageType } from "../files/uploads.js";
 import { type Report, ReportSchema } from "../schemas/report.js";
-import { fetchImages } from "./fetch-image.js";
+import { fetchImages, type ImageResult } from "./fetch-image.js";
 import { printPdf } from "./print-pdf.js";
 import { renderTemplates, type TemplateField } from "./render-templates.js";
-import { type BlockContext, blockHtml, type FieldName, imageUrlsOf, type RenderedBlock } from "./report-blocks.js";
+import {
+  type BlockContext,
+  blockHtml,
+  type FieldName,
+  imageUrlsOf,
+  type RenderedBlock,
+  uploadImageKey,
+} from "./report-blocks.js";
 import { reportDocument } from "./report-html.js";
 
 /**
@@ -32,6 +40,8 @@ export type ReportInput = {
   };
   /** REPORT_ALLOWED_HOSTS: hosts that images may come from even when their addresses are private. */
   allowedHosts: string[];
+  /** The bytes of an image uploaded to the space (an `image` block's `upload`), if there is one. */
+  upload?: (id: string) => Promise<Buffer | undefined>;
   /** For the PDF. */
   pool: BrowserPool;
   signal?: AbortSignal;
@@ -104,6 +114,11 @@ export async function composeReportHtml(input: Omit<ReportInput, "pool">): Promi
     allowedHosts: input.allowedHosts,
     signal: input.signal,
   });
+  for (const id of new Set(
+    blocks.flat(3).flatMap(({ block }) => (block.type === "image" && block.upload ? [block.upload] : [])),
+  )) {
+    images.set(uploadImageKey(id), await loadUpload(id, input.upload));
+  }
   const context: BlockContext = {
     snapshots: input.snapshots.map((s) => ({
       name: s.name,
@@ -158,6 +173,14 @@ function templateScope(input: Pick<ReportInput, "scope" | "variables">): Record<
 
 type Field = { at: BlockAt; name: FieldName | "title"; template: TemplateField };
 
+/** An uploaded image as a data: URL, or why it cannot be shown. */
+async function loadUpload(id: string, upload: ReportInput["upload"]): Promise<ImageResult> {
+  const data = await upload?.(id);
+  const type = data && sniffImageType(data);
+  if (!data || !type) return { ok: false, message: "the uploaded image no longer exists" };
+  return { ok: true, dataUrl: `data:${type};base64,${data.toString("base64")}` };
+}
+
 /** Every template of the report, the title first, then the blocks' in document order. */
 function templateFieldsOf(report: Report): Field[] {
   const fields: Field[] = [{ at: TITLE_AT, name: "title", template: { source: report.title, markdown: false } }];
@@ -171,7 +194,7 @@ function templateFieldsOf(report: Report): Field[] {
           if (block.type === "text") add("content", block.content, true);
           if (block.type === "snapshot" && block.caption !== undefined) add("caption", block.caption);
           if (block.type === "variable" && block.label !== undefined) add("label", block.label);
-          if (block.type === "image") add("url", block.url);
+          if (block.type === "image" && block.url !== undefined) add("url", block.url);
         });
       });
     });

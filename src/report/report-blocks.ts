@@ -61,7 +61,7 @@ export function blockHtml({ block, fields }: RenderedBlock, context: BlockContex
       };
     }
     case "image": {
-      const image = context.images.get(imageUrlOf(fields) ?? "");
+      const image = context.images.get(block.upload ? uploadImageKey(block.upload) : (imageUrlOf(fields) ?? ""));
       if (!image?.ok) return failedBlock([image?.message ?? "the image was not fetched"]);
       return { html: wrapBlock("image", figure(image.dataUrl, undefined, "image")), errors: [] };
     }
@@ -71,6 +71,9 @@ export function blockHtml({ block, fields }: RenderedBlock, context: BlockContex
       return { html: `<div class="block spacer" style="height: ${Number(block.heightMm)}mm"></div>`, errors: [] };
   }
 }
+
+/** Where an uploaded image sits among the fetched ones (no URL can look like this). */
+export const uploadImageKey = (id: string) => `upload:${id}`;
 
 /** What the block needs fetched: an `image` block's URL, a text block's images. */
 export function imageUrlsOf({ block, fields }: RenderedBlock): string[] {

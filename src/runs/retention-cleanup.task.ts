@@ -1,5 +1,5 @@
 import type { AppContext } from "../app-context.js";
-import { runFolderKey } from "../files/file-store.js";
+import { removeRuns } from "./remove-runs.js";
 
 /** Runs of unsaved jobs (tests) are kept this long. */
 export const TEST_RUN_RETENTION_DAYS = 7;
@@ -23,9 +23,7 @@ export async function deleteExpiredRuns(
     for (;;) {
       const ids = await ctx.runs.finishedBefore(jobId, before);
       if (ids.length === 0) break;
-      for (const id of ids) await ctx.files.deletePrefix(runFolderKey(id));
-      await ctx.deliveries.deleteForRuns(ids);
-      await ctx.runs.delete(ids);
+      await removeRuns(ctx, ids);
       deleted += ids.length;
     }
   }

@@ -5,6 +5,7 @@ import { type CaptureEvent, type CaptureResult, runCapture, type StepRecord } fr
 import { fileStem } from "../delivery/attachments.js";
 import { deliverRun } from "../delivery/deliver-run.js";
 import { type FileStore, runFileKey } from "../files/file-store.js";
+import { uploadKey } from "../files/uploads.js";
 import { type ComposedHtml, composeReportHtml, describeBlockError } from "../report/compose-report.js";
 import { printPdf } from "../report/print-pdf.js";
 import type { JobBody } from "../schemas/job.js";
@@ -150,6 +151,7 @@ async function reportAndDeliver(
       snapshots: attempt.snapshots.map((s) => ({ name: s.name, png: pngs.get(s.name) ?? Buffer.alloc(0) })),
       scope,
       allowedHosts: deps.reportAllowedHosts ?? [],
+      upload: (id) => deps.files.get(uploadKey(run.space, id)),
       signal,
     });
   } catch (error) {

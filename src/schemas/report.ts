@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { Color, HttpUrl, TemplateString, VariableName } from "./rules.js";
+import { Color, HttpUrl, TemplateString, Uuid, VariableName } from "./rules.js";
 
 /** The report: pages of rows of 1 to 3 cells of blocks, rendered to HTML and PDF. */
 
@@ -18,8 +18,17 @@ export const VariableBlock = block("variable", "A captured variable as a large f
   name: VariableName,
   label: TemplateString(200).optional(),
 });
-export const ImageBlock = block("image", "An image from a URL (private addresses are refused).", {
-  url: HttpUrl,
+export const ImageBlock = block(
+  "image",
+  "An image: from a URL (private addresses are refused), or one uploaded in the web app. Give `url` or `upload`, not both.",
+  {
+    url: HttpUrl.optional(),
+    upload: Uuid.optional().describe("An image uploaded in the web app's composer (its id)."),
+  },
+).superRefine((value, ctx) => {
+  if ((value.url === undefined) === (value.upload === undefined)) {
+    ctx.addIssue({ code: "custom", path: ["url"], message: "give either url or upload" });
+  }
 });
 export const DividerBlock = block("divider", "A horizontal rule.", {});
 export const SpacerBlock = block("spacer", "Vertical space.", {

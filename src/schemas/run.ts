@@ -63,6 +63,7 @@ export const RunListQuerySchema = z.object({
   cursor: z.string().max(500).optional(),
   jobId: z.uuid().optional(),
   state: RunStateSchema.optional(),
+  trigger: RunTriggerSchema.optional(),
   since: z.iso.datetime().optional(),
   until: z.iso.datetime().optional(),
 });

@@ -19,6 +19,7 @@ export function runsRoutes(app: FastifyInstance, ctx: AppContext) {
       {
         jobId: query.jobId,
         state: query.state,
+        trigger: query.trigger,
         since: query.since ? new Date(query.since).toISOString() : undefined,
         until: query.until ? new Date(query.until).toISOString() : undefined,
       },

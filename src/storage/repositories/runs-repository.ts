@@ -65,6 +65,7 @@ const toRunWith =
 export type RunFilter = {
   jobId?: string;
   state?: RunState;
+  trigger?: StoredRun["trigger"];
   since?: string;
   until?: string;
 };
@@ -142,6 +143,7 @@ export function createRunsRepository(db: Kysely<Database>, box: SecretBox) {
       let query = db.selectFrom("runs").selectAll().where("space_id", "=", space);
       if (filter.jobId) query = query.where("job_id", "=", filter.jobId);
       if (filter.state) query = query.where("state", "=", filter.state);
+      if (filter.trigger) query = query.where("trigger", "=", filter.trigger);
       if (filter.since) query = query.where("queued_at", ">=", filter.since);
       if (filter.until) query = query.where("queued_at", "<", filter.until);
       if (cursor) {
