@@ -45,7 +45,7 @@ async function upload(client: TestServer["admin"], data: Buffer | string, type =
   const response = await fetch(`${client.baseUrl}/ui-api/spaces/${space}/uploads`, {
     method: "POST",
     headers: { "content-type": type, ...(client.cookieHeader ? { cookie: client.cookieHeader } : {}) },
-    body: data,
+    body: typeof data === "string" ? data : new Uint8Array(data),
   });
   const text = await response.text();
   return { status: response.status, body: text ? JSON.parse(text) : undefined };
