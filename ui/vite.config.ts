@@ -1,5 +1,6 @@
+import { gzipSync } from "node:zlib";
 import react from "@vitejs/plugin-react";
-import { defineConfig } from "vite";
+import { defineConfig, type Plugin } from "vite";
 
 /**
  * The web app. `npm run build:ui` writes it to dist/ui, which the server serves under `/`
@@ -8,9 +9,47 @@ import { defineConfig } from "vite";
  */
 const serverPaths = ["/api", "/ui-api", "/auth", "/files", "/guest", "/llms", "/llms.txt"];
 
+/**
+ * Prints what the first page load costs: the entry chunk, the chunks it imports statically and
+ * their CSS (pages load later, on demand). A change that grows it shows in every build.
+ */
+function initialBundleReport(): Plugin {
+  return {
+    name: "initial-bundle-report",
+    apply: "build",
+    generateBundle(_options, bundle) {
+      const entry = Object.values(bundle).find((c) => c.type === "chunk" && c.isEntry);
+      if (entry?.type !== "chunk") return;
+      const files = new Set<string>();
+      const visit = (name: string) => {
+        const item = bundle[name];
+        if (!item || files.has(name)) return;
+        files.add(name);
+        if (item.type === "chunk") {
+          item.imports.forEach(visit);
+          for (const css of item.viteMetadata?.importedCss ?? []) files.add(css);
+        }
+      };
+      visit(entry.fileName);
+      let raw = 0;
+      let gzip = 0;
+      for (const name of files) {
+        const item = bundle[name];
+        const data = item.type === "chunk" ? Buffer.from(item.code) : Buffer.from(item.source);
+        raw += data.length;
+        gzip += gzipSync(data).length;
+      }
+      const kb = (n: number) => `${(n / 1024).toFixed(1)} kB`;
+      console.log(
+        `\nInitial bundle: ${files.size} files, ${kb(raw)}, ${kb(gzip)} gzipped (pages are separate chunks)\n`,
+      );
+    },
+  };
+}
+
 export default defineConfig({
   root: import.meta.dirname,
-  plugins: [react()],
+  plugins: [react(), initialBundleReport()],
   build: {
     outDir: "../dist/ui",
     emptyOutDir: true,

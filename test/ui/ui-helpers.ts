@@ -2,7 +2,7 @@ import { spawnSync } from "node:child_process";
 import fs from "node:fs";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
-import { type Browser, type BrowserContext, chromium, type Page } from "playwright-core";
+import { type Browser, type BrowserContext, chromium, type Locator, type Page } from "playwright-core";
 import { findChromium } from "../../src/capture/chromium.js";
 import { UI_DIR } from "../../src/ui-serving/ui.routes.js";
 import type { TestSite } from "../fixtures/test-site.js";
@@ -68,6 +68,37 @@ export async function openPage(
   });
   page.on("pageerror", (error) => errors.push(`page error: ${error.message}`));
   return { context, page, errors };
+}
+
+const RESULTS = path.join(ROOT, "test-results");
+
+/** Waits until the locator shows (Playwright's auto-wait; vitest's expect has no such matcher). */
+export const see = (locator: Locator, timeout = 10_000) => locator.first().waitFor({ state: "visible", timeout });
+
+/**
+ * Runs a scenario on a fresh page of its own context. Any console or page error fails it, except
+ * those `allowed` names (a 4xx the test provokes, which the browser logs itself); a failure saves
+ * a full-page screenshot to test-results/ui-<name>.png.
+ */
+export async function runScenario(
+  browser: Browser,
+  name: string,
+  fn: (page: Page) => Promise<void>,
+  options: { width?: number; height?: number; allowed?: RegExp; timeoutMs?: number } = {},
+) {
+  const { context, page, errors } = await openPage(browser, { width: options.width, height: options.height });
+  context.setDefaultTimeout(options.timeoutMs ?? 10_000);
+  try {
+    await fn(page);
+    const unexpected = errors.filter((e) => !options.allowed?.test(e));
+    if (unexpected.length > 0) throw new Error(`the page logged errors:\n${unexpected.join("\n")}`);
+  } catch (error) {
+    fs.mkdirSync(RESULTS, { recursive: true });
+    await page.screenshot({ path: path.join(RESULTS, `ui-${name}.png`), fullPage: true }).catch(() => {});
+    throw error;
+  } finally {
+    await context.close();
+  }
 }
 
 /** Signs in through the login form and waits for the jobs list. */

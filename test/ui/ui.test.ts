@@ -1,11 +1,9 @@
-import fs from "node:fs";
-import path from "node:path";
-import type { Browser, Locator, Page } from "playwright-core";
+import type { Browser, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startTestSite, type TestSite } from "../fixtures/test-site.js";
 import { userWithAccess } from "../helpers/factories.js";
 import { ADMIN, startTestServer, type TestServer } from "../helpers/server.js";
-import { buildUi, launchBrowser, openPage, signIn, tableJob } from "./ui-helpers.js";
+import { buildUi, launchBrowser, runScenario, see, signIn, tableJob } from "./ui-helpers.js";
 
 /**
  * The web app in a real browser: built as users get it (npm run build:ui), served by a real
@@ -13,11 +11,6 @@ import { buildUi, launchBrowser, openPage, signIn, tableJob } from "./ui-helpers
  */
 const skip = process.env.UI_TESTS === "0";
 if (skip) console.warn("UI browser tests skipped: UI_TESTS=0");
-
-const RESULTS = path.resolve("test-results");
-
-/** Waits until the locator shows (Playwright's auto-wait; vitest's expect has no such matcher). */
-const see = (locator: Locator, timeout = 10_000) => locator.first().waitFor({ state: "visible", timeout });
 
 describe.skipIf(skip)("the web app in Chromium", () => {
   let server: TestServer;
@@ -42,29 +35,11 @@ describe.skipIf(skip)("the web app in Chromium", () => {
     await site?.stop();
   });
 
-  /**
-   * Runs a scenario on a fresh page; on failure saves a screenshot to test-results/. Any console
-   * error of the page fails it, except those `allowed` names (a 401 the test provokes).
-   */
-  async function scenario(
+  const scenario = (
     name: string,
     fn: (page: Page) => Promise<void>,
     options: { width?: number; allowed?: RegExp } = {},
-  ) {
-    const { context, page, errors } = await openPage(browser, { width: options.width });
-    context.setDefaultTimeout(10_000);
-    try {
-      await fn(page);
-      const unexpected = errors.filter((e) => !options.allowed?.test(e));
-      expect(unexpected).toEqual([]);
-    } catch (error) {
-      fs.mkdirSync(RESULTS, { recursive: true });
-      await page.screenshot({ path: path.join(RESULTS, `ui-${name}.png`), fullPage: true }).catch(() => {});
-      throw error;
-    } finally {
-      await context.close();
-    }
-  }
+  ) => runScenario(browser, name, fn, options);
 
   it("signs in, lists the jobs, links the guide", async () => {
     await scenario("jobs-list", async (page) => {
@@ -91,10 +66,10 @@ describe.skipIf(skip)("the web app in Chromium", () => {
         await dialog.getByLabel("Name").fill("Team hook");
         // An invalid URL first: the server's issue shows at the field.
         await dialog.getByLabel("URL").fill("ftp://hooks.example.com/x");
-        await dialog.getByRole("button", { name: "Save" }).click();
+        await dialog.getByRole("button", { name: "Save", exact: true }).click();
         await see(dialog.getByText("must be an http:// or https:// URL"));
         await dialog.getByLabel("URL").fill("https://hooks.example.com/T0/secret-path");
-        await dialog.getByRole("button", { name: "Save" }).click();
+        await dialog.getByRole("button", { name: "Save", exact: true }).click();
         await dialog.waitFor({ state: "hidden" });
         const row = page.locator('tr[data-interface="Team hook"]');
         await see(row.getByText("hooks.example.com"));
@@ -107,7 +82,7 @@ describe.skipIf(skip)("the web app in Chromium", () => {
         await form.getByRole("textbox", { name: "Name" }).fill("Local model");
         await form.getByRole("textbox", { name: "Model" }).fill("small-model");
         await form.locator('input[type="password"]').fill("sk-secret-key-123");
-        await form.getByRole("button", { name: "Save" }).click();
+        await form.getByRole("button", { name: "Save", exact: true }).click();
         await see(page.getByRole("table", { name: "AI providers" }).getByText("small-model"));
         expect(await page.content()).not.toContain("sk-secret-key-123");
       },
@@ -164,6 +139,7 @@ describe.skipIf(skip)("the web app in Chromium", () => {
         await signIn(page, server.url, ADMIN.username, ADMIN.password);
         await page.getByRole("link", { name: "New job" }).click();
         await page.getByRole("textbox", { name: "Name", exact: true }).fill("Made in the editor");
+        await page.getByText("Cron", { exact: true }).click();
         await page.getByLabel("Schedule (cron)").fill("30 7 * * *");
         await see(page.getByText("At 07:30"));
         await page.getByRole("tab", { name: "Capture" }).click();
@@ -171,7 +147,7 @@ describe.skipIf(skip)("the web app in Chromium", () => {
         // A URL the server refuses: Save names the field, on its tab.
         await first.getByLabel("URL").fill("ftp://example.com/");
         await page.getByRole("tab", { name: "General" }).click();
-        await page.getByRole("button", { name: "Save" }).click();
+        await page.getByRole("button", { name: "Save", exact: true }).click();
         await see(page.getByRole("alert").filter({ hasText: "capture.steps.0.url" }));
         expect(await page.getByRole("tab", { name: /Capture/ }).getAttribute("aria-selected")).toBe("true");
         await see(first.getByText("must be an http:// or https:// URL"));
@@ -194,7 +170,7 @@ describe.skipIf(skip)("the web app in Chromium", () => {
         await page.getByRole("button", { name: "Add block" }).click();
         const text = page.getByRole("region", { name: "Block: Text" }).getByRole("textbox");
         await text.fill("## {{ 'x' | no_such_filter }}");
-        await page.getByRole("button", { name: "Save" }).click();
+        await page.getByRole("button", { name: "Save", exact: true }).click();
         await see(page.getByRole("alert").filter({ hasText: "report.pages.0.rows.0.cells.0.blocks.1.content" }));
         await text.fill("## The table");
         // Test streams the run of the unsaved form.
@@ -203,7 +179,7 @@ describe.skipIf(skip)("the web app in Chromium", () => {
         await see(dialog.getByText("Finished"), 45_000);
         await see(dialog.getByRole("img", { name: "Snapshot table" }));
         await dialog.getByRole("button", { name: "Close" }).click();
-        await page.getByRole("button", { name: "Save" }).click();
+        await page.getByRole("button", { name: "Save", exact: true }).click();
         await see(page.getByText(/^Saved at/));
         expect(page.url()).toMatch(/\/jobs\/[0-9a-f-]{36}$/);
         // Leaving with changes not saved asks first.
@@ -235,7 +211,7 @@ describe.skipIf(skip)("the web app in Chromium", () => {
         const dialog = page.getByRole("dialog");
         await dialog.getByRole("textbox", { name: "User name" }).fill("carol");
         await dialog.locator('input[type="password"]').fill("password-1234");
-        await dialog.getByRole("button", { name: "Save" }).click();
+        await dialog.getByRole("button", { name: "Save", exact: true }).click();
         await see(page.getByRole("table", { name: "Users" }).getByText("carol"));
 
         await settings.getByRole("link", { name: "Spaces and members" }).click();
@@ -246,7 +222,7 @@ describe.skipIf(skip)("the web app in Chromium", () => {
 
         await settings.getByRole("link", { name: "Health alerts" }).click();
         await page.getByRole("switch", { name: "Enable health alerts" }).check();
-        await page.getByRole("button", { name: "Save" }).click();
+        await page.getByRole("button", { name: "Save", exact: true }).click();
         await see(page.getByText("choose the delivery interface that sends the alerts"));
 
         await settings.getByRole("link", { name: "Health", exact: true }).click();

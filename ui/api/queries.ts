@@ -30,7 +30,7 @@ export const useJob = (s: string, id: string | undefined) =>
     enabled: !!id,
   });
 
-export type RunFilters = { jobId?: string; state?: string; since?: string; until?: string };
+export type RunFilters = { jobId?: string; state?: string; trigger?: string; since?: string; until?: string };
 
 export const useRunPage = (s: string, filters: RunFilters, cursor: string | undefined, limit = 25) =>
   useQuery({
@@ -48,8 +48,9 @@ export const useRunPage = (s: string, filters: RunFilters, cursor: string | unde
   });
 
 /** The last run of a job (the jobs list shows its state and time). */
-export const useLastRun = (s: string, jobId: string) =>
+export const useLastRun = (s: string, jobId: string, enabled = true) =>
   useQuery({
+    enabled,
     queryKey: [...keys.runs(s), "last", jobId],
     queryFn: () => get<RunPage>(`${space(s)}/runs?jobId=${jobId}&limit=1`).then((page) => page.items[0] ?? null),
   });
@@ -73,14 +74,19 @@ export const useProviders = (s: string) =>
     queryFn: () => get<Items<AiProvider>>(`${space(s)}/ai-providers`).then((a) => a.items),
   });
 
-/** The health listing; only system users get names and ids, so it is asked only for them. */
-export const useHealth = (enabled: boolean) =>
+/**
+ * The health listing; only system users get names and ids, so it is asked only for them. The
+ * Health page (`live`) asks again whenever it opens and every 30 s; the jobs list reuses a
+ * recent answer.
+ */
+export const useHealth = (enabled: boolean, live = false) =>
   useQuery({
     queryKey: keys.health,
     queryFn: () => get<Health>("/guest/api/health"),
     enabled,
     retry: false,
     staleTime: 30_000,
+    ...(live ? { refetchOnMount: "always" as const, refetchInterval: 30_000 } : {}),
   });
 
 export const spacePath = space;

@@ -38,10 +38,31 @@ export function scheduleWords(cron: string | null | undefined): string {
 
 /** When the schedule fires next, in the job's time zone. */
 export function nextFiring(cron: string | null | undefined, timezone: string | undefined): Date | null {
-  if (!cron) return null;
+  return nextFirings(cron, timezone, 1)[0] ?? null;
+}
+
+/** The next `count` firings of the schedule in the job's time zone; none when it is not valid. */
+export function nextFirings(cron: string | null | undefined, timezone: string | undefined, count: number): Date[] {
+  if (!cron) return [];
   try {
-    return new Cron(cron, { paused: true, timezone: timezone || "UTC" }).nextRun();
+    return new Cron(cron, { paused: true, timezone: timezone || "UTC" }).nextRuns(count);
   } catch {
-    return null;
+    return [];
+  }
+}
+
+/** A firing in the job's time zone: "Mon 24 Nov, 09:00". */
+export function zonedTime(date: Date, timezone: string | undefined): string {
+  try {
+    return date.toLocaleString([], {
+      weekday: "short",
+      day: "numeric",
+      month: "short",
+      hour: "2-digit",
+      minute: "2-digit",
+      timeZone: timezone || "UTC",
+    });
+  } catch {
+    return date.toISOString();
   }
 }

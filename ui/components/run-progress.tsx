@@ -1,9 +1,10 @@
 import { Alert, Anchor, Code, Group, Image, Loader, Stack, Table, Text } from "@mantine/core";
 import { useQueryClient } from "@tanstack/react-query";
-import { useEffect, useState } from "react";
+import { useEffect, useRef, useState } from "react";
 import { Link } from "react-router";
 import { describeError } from "../api/client";
 import { postEventStream, type StreamEvent } from "../api/event-stream";
+import { keys } from "../api/queries";
 import type { RunStep, StreamEnd } from "../api/types";
 import { duration } from "./format";
 import { StateBadge } from "./state-badge";
@@ -48,7 +49,18 @@ function apply(progress: Progress, { event, data }: StreamEvent): Progress {
  * Streams a run, preview or test and shows it as it goes: steps with their times, log lines,
  * snapshots, deliveries, and the outcome with a link to the run.
  */
-export function RunProgress({ path, body, space }: { path: string; body?: unknown; space: string }) {
+export function RunProgress({
+  path,
+  body,
+  space,
+  onEnd,
+}: {
+  path: string;
+  body?: unknown;
+  space: string;
+  /** Called once with the end of the stream (the editor keeps the run for its report preview). */
+  onEnd?: (end: StreamEnd) => void;
+}) {
   const [progress, setProgress] = useState<Progress>(EMPTY);
   const queryClient = useQueryClient();
   // The body as it was when this view opened: later edits of the form do not restart the stream.
@@ -66,6 +78,7 @@ export function RunProgress({ path, body, space }: { path: string; body?: unknow
         })
         .finally(() => {
           void queryClient.invalidateQueries({ queryKey: ["runs", space] });
+          void queryClient.invalidateQueries({ queryKey: keys.health });
         });
     }, 0);
     return () => {
@@ -75,6 +88,15 @@ export function RunProgress({ path, body, space }: { path: string; body?: unknow
   }, [path, startBody, space, queryClient]);
 
   const { end } = progress;
+  const reported = useRef(false);
+  useEffect(() => {
+    if (end && !reported.current) {
+      reported.current = true;
+      onEnd?.(end);
+    }
+  }, [end, onEnd]);
+  const failedStep = end?.error?.stepId ? progress.steps.find((s) => s.stepId === end.error?.stepId) : undefined;
+  const reportHtml = end?.files.find((f) => f.kind === "html");
   return (
     <Stack gap="sm" aria-live="polite">
       <Group gap="xs">
@@ -92,7 +114,11 @@ export function RunProgress({ path, body, space }: { path: string; body?: unknow
         </Alert>
       ) : null}
       {end?.error && (
-        <Alert color="red" role="alert" title="Error">
+        <Alert
+          color="red"
+          role="alert"
+          title={failedStep ? `Step ${failedStep.index + 1} (${failedStep.type}) failed` : "Error"}
+        >
           {end.error.message}
         </Alert>
       )}
@@ -130,7 +156,7 @@ export function RunProgress({ path, body, space }: { path: string; body?: unknow
         </Table.ScrollContainer>
       )}
       {progress.deliveries.map((d) => (
-        <Text size="sm" key={`${d.type}-${d.target}-${d.at}`}>
+        <Text component="div" size="sm" key={`${d.type}-${d.target}-${d.at}`}>
           Delivery {d.type} {d.target ?? ""}: <StateBadge state={d.state} /> {d.error}
         </Text>
       ))}
@@ -148,6 +174,19 @@ export function RunProgress({ path, body, space }: { path: string; body?: unknow
             </Stack>
           ))}
         </Group>
+      )}
+      {reportHtml && (
+        <iframe
+          title="Report preview"
+          src={reportHtml.url}
+          sandbox=""
+          style={{
+            width: "100%",
+            height: 360,
+            border: "1px solid var(--mantine-color-default-border)",
+            borderRadius: 4,
+          }}
+        />
       )}
       {progress.logs.length > 0 && (
         <details>

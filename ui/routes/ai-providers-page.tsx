@@ -6,6 +6,7 @@ import { keys, useProviders } from "../api/queries";
 import type { AiProvider } from "../api/types";
 import { ConfirmModal } from "../components/confirm-modal";
 import { ErrorAlert } from "../components/error-alert";
+import { duration } from "../components/format";
 import { PageLoader } from "../components/page-loader";
 import { useSpace } from "../components/space-layout";
 import { type FieldSpec, type FormValues, initialValues, SpecFields, valuesToBody } from "../components/spec-form";
@@ -28,6 +29,7 @@ export default function AiProvidersPage() {
   const providers = useProviders(space.id);
   const [editing, setEditing] = useState<AiProvider | "new" | null>(null);
   const [deleting, setDeleting] = useState<AiProvider | null>(null);
+  const [testing, setTesting] = useState<AiProvider | null>(null);
   const queryClient = useQueryClient();
   const remove = useMutation({
     mutationFn: (id: string) => del(`/ui-api/spaces/${encodeURIComponent(space.id)}/ai-providers/${id}`),
@@ -79,6 +81,9 @@ export default function AiProvidersPage() {
                   <Table.Td>{p.apiKeySet ? "set" : "missing"}</Table.Td>
                   <Table.Td>
                     <Group gap={4} justify="flex-end" wrap="nowrap">
+                      <Button size="compact-sm" variant="light" onClick={() => setTesting(p)}>
+                        Test
+                      </Button>
                       <Button size="compact-sm" variant="default" onClick={() => setEditing(p)}>
                         Edit
                       </Button>
@@ -105,6 +110,9 @@ export default function AiProvidersPage() {
             onDone={() => setEditing(null)}
           />
         )}
+      </Modal>
+      <Modal opened={testing !== null} onClose={() => setTesting(null)} title={`Test “${testing?.name ?? ""}”`}>
+        {testing && <TestProvider key={testing.id} provider={testing} />}
       </Modal>
       <ConfirmModal
         opened={deleting !== null}
@@ -169,5 +177,36 @@ function ProviderForm({ existing, onDone }: { existing?: AiProvider; onDone: () 
         </Group>
       </Stack>
     </form>
+  );
+}
+
+type TestAnswer = { ok: true; answer: string; ms: number } | { ok: false; error: string; ms: number };
+
+/** Asks the model a one-word question with the stored key, and shows what came back. */
+function TestProvider({ provider }: { provider: AiProvider }) {
+  const space = useSpace();
+  const test = useMutation({
+    mutationFn: () =>
+      post<TestAnswer>(`/ui-api/spaces/${encodeURIComponent(space.id)}/ai-providers/${provider.id}/test`),
+  });
+  return (
+    <Stack>
+      <Text size="sm">
+        Asks {provider.model} a one-word question with the stored API key. The call may cost a few tokens.
+      </Text>
+      <Button onClick={() => test.mutate()} loading={test.isPending} w="fit-content">
+        Ask the model
+      </Button>
+      <ErrorAlert error={test.error} />
+      {test.data && (
+        <Alert
+          color={test.data.ok ? "green" : "red"}
+          role="status"
+          title={test.data.ok ? `Answered in ${duration(test.data.ms)}` : "No answer"}
+        >
+          {test.data.ok ? `“${test.data.answer}”` : test.data.error}
+        </Alert>
+      )}
+    </Stack>
   );
 }

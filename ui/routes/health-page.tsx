@@ -16,7 +16,7 @@ const COLOURS: Record<HealthStatus, string> = { green: "green", yellow: "yellow"
 
 /** The health of every job and delivery interface (GET /guest/api/health, full listing). */
 export default function HealthPage() {
-  const health = useHealth(true);
+  const health = useHealth(true, true);
   if (health.isPending) return <PageLoader />;
   if (!health.data) return <ErrorAlert error={health.error} title="Health cannot be read" />;
   const { status, counts, jobs, deliveryInterfaces } = health.data;

@@ -1,13 +1,14 @@
 import { Alert, Anchor, Badge, Button, Checkbox, Group, List, Modal, Stack, Tabs, Text, Title } from "@mantine/core";
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
-import { useEffect, useRef, useState } from "react";
+import { useCallback, useEffect, useMemo, useRef, useState } from "react";
 import { Link, useBlocker, useLocation, useNavigate, useParams, useSearchParams } from "react-router";
 import { ApiError, del, describeError, get, issuesByField, post, put } from "../api/client";
-import { keys, spacePath, useInterfaces, useJob, useProviders } from "../api/queries";
-import type { Blueprint, Job } from "../api/types";
+import { keys, spacePath, useInterfaces, useJob, useLastRun, useProviders } from "../api/queries";
+import type { Blueprint, Job, StreamEnd } from "../api/types";
 import { ConfirmModal } from "../components/confirm-modal";
 import { ErrorAlert } from "../components/error-alert";
 import { CaptureTab } from "../components/job-editor/capture-tab";
+import { capturedNames } from "../components/job-editor/captured-names";
 import { ComposerTab } from "../components/job-editor/composer-tab";
 import { DeliveryTab } from "../components/job-editor/delivery-tab";
 import { GeneralTab } from "../components/job-editor/general-tab";
@@ -15,6 +16,7 @@ import type { Loose } from "../components/job-editor/object-fields";
 import { PageLoader } from "../components/page-loader";
 import { RunProgress } from "../components/run-progress";
 import { useSpace } from "../components/space-layout";
+import { TemplateForm } from "../components/template-form";
 
 type Tab = "general" | "capture" | "composer" | "delivery";
 
@@ -93,6 +95,13 @@ function JobEditor(props: {
   const [testing, setTesting] = useState<{ key: number; body: Loose } | null>(null);
   const [deliverInTest, setDeliverInTest] = useState(false);
   const [deleting, setDeleting] = useState(false);
+  const [templating, setTemplating] = useState(false);
+  // The run whose data fills the composer's preview: the last test here, else the job's last run.
+  const [testRunId, setTestRunId] = useState<string | null>(null);
+  const lastRun = useLastRun(space.id, props.jobId ?? "", !!props.jobId);
+  const previewRunId = testRunId ?? lastRun.data?.id ?? null;
+  const names = useMemo(() => capturedNames(draft.capture?.steps), [draft.capture?.steps]);
+  const onTestEnd = useCallback((end: StreamEnd) => end.runId && setTestRunId(end.runId), []);
   const disabled = !space.canWrite;
   // Changes not saved yet: leaving the page asks first. A ref, so that the navigation right after
   // a save (a new job's address) already sees it clean.
@@ -178,6 +187,11 @@ function JobEditor(props: {
               {props.jobId && (
                 <Button variant="subtle" color="red" onClick={() => setDeleting(true)}>
                   Delete
+                </Button>
+              )}
+              {space.isAdmin && (
+                <Button variant="subtle" onClick={() => setTemplating(true)}>
+                  Save as template
                 </Button>
               )}
               <Button variant="default" onClick={() => setTesting({ key: Date.now(), body: draft })}>
@@ -266,6 +280,10 @@ function JobEditor(props: {
             }}
             errors={errors}
             disabled={disabled}
+            names={names}
+            space={space.id}
+            runId={previewRunId}
+            job={{ name: draft.name ?? "", description: draft.description ?? "" }}
           />
         </Tabs.Panel>
         <Tabs.Panel value="delivery" pt="md">
@@ -275,6 +293,7 @@ function JobEditor(props: {
             errors={errors}
             disabled={disabled}
             interfaces={interfaces.data ?? []}
+            canCreate={space.isAdmin}
           />
         </Tabs.Panel>
       </Tabs>
@@ -296,6 +315,7 @@ function JobEditor(props: {
               path={`${spacePath(space.id)}/jobs/test`}
               body={{ ...testing.body, deliver: deliverInTest }}
               space={space.id}
+              onEnd={onTestEnd}
             />
           )}
           <Button variant="light" w="fit-content" onClick={() => setTesting({ key: Date.now(), body: draft })}>
@@ -303,6 +323,7 @@ function JobEditor(props: {
           </Button>
         </Stack>
       </Modal>
+      {templating && <TemplateForm opened onClose={() => setTemplating(false)} job={draft} />}
       <ConfirmModal
         opened={blocker.state === "blocked"}
         title="Leave without saving?"

@@ -15,12 +15,13 @@ import {
   Text,
   Title,
 } from "@mantine/core";
-import { useQuery } from "@tanstack/react-query";
+import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { type ReactNode, useState } from "react";
-import { Link, useParams } from "react-router";
-import { get } from "../api/client";
+import { Link, useNavigate, useParams } from "react-router";
+import { del, get } from "../api/client";
 import { keys, spacePath, useRun } from "../api/queries";
 import type { Run, RunPage as RunPageAnswer } from "../api/types";
+import { ConfirmModal } from "../components/confirm-modal";
 import { ErrorAlert } from "../components/error-alert";
 import { dateTime, duration } from "../components/format";
 import { PageLoader } from "../components/page-loader";
@@ -42,6 +43,17 @@ function RunDetails({ run }: { run: Run }) {
   const html = run.files.find((f) => f.kind === "html");
   const pdf = run.files.find((f) => f.kind === "pdf");
   const variables = Object.entries(run.variables);
+  const failedStep = run.error?.stepId ? run.steps.find((s) => s.stepId === run.error?.stepId) : undefined;
+  const [deleting, setDeleting] = useState(false);
+  const navigate = useNavigate();
+  const queryClient = useQueryClient();
+  const remove = useMutation({
+    mutationFn: () => del(`/ui-api/spaces/${encodeURIComponent(space.id)}/runs/${run.id}`),
+    onSuccess: async () => {
+      await queryClient.invalidateQueries({ queryKey: keys.runs(space.id) });
+      navigate(`${base}/runs`, { replace: true });
+    },
+  });
 
   return (
     <Stack gap="lg">
@@ -51,7 +63,23 @@ function RunDetails({ run }: { run: Run }) {
             {run.jobName}
           </Title>
           <StateBadge state={run.state} />
+          {space.canWrite && run.state !== "queued" && run.state !== "running" && (
+            <Button size="compact-sm" variant="subtle" color="red" onClick={() => setDeleting(true)}>
+              Delete the run
+            </Button>
+          )}
         </Group>
+        <ConfirmModal
+          opened={deleting}
+          title="Delete the run?"
+          confirmLabel="Delete"
+          onClose={() => setDeleting(false)}
+          onConfirm={() => remove.mutate()}
+          pending={remove.isPending}
+          error={remove.error}
+        >
+          The run with its snapshots, reports and delivery records will be deleted. This cannot be undone.
+        </ConfirmModal>
         <Group gap="md">
           <Text size="sm" c="dimmed">
             {run.trigger}
@@ -79,9 +107,9 @@ function RunDetails({ run }: { run: Run }) {
       {run.error && (
         <Alert color="red" title="Error" role="alert">
           {run.error.message}
-          {run.error.stepId && (
+          {failedStep && (
             <Text size="xs" mt={4}>
-              at step {run.steps.find((s) => s.stepId === run.error?.stepId)?.index ?? "?"}
+              at step {failedStep.index + 1} ({failedStep.type})
             </Text>
           )}
         </Alert>

@@ -1,8 +1,11 @@
-import { Anchor, Button, Group, Select, Stack, Table, Text, TextInput, Title } from "@mantine/core";
+import { Anchor, Button, Checkbox, Group, Select, Stack, Table, Text, TextInput, Title } from "@mantine/core";
+import { useMutation, useQueryClient } from "@tanstack/react-query";
 import { Fragment, useMemo, useState } from "react";
 import { Link, useSearchParams } from "react-router";
-import { type RunFilters, useJobs, useRunPage } from "../api/queries";
+import { del } from "../api/client";
+import { keys, type RunFilters, useJobs, useRunPage } from "../api/queries";
 import type { Run } from "../api/types";
+import { ConfirmModal } from "../components/confirm-modal";
 import { ErrorAlert } from "../components/error-alert";
 import { dateTime, duration, relativeTime } from "../components/format";
 import { PageLoader } from "../components/page-loader";
@@ -10,6 +13,7 @@ import { useSpace } from "../components/space-layout";
 import { StateBadge } from "../components/state-badge";
 
 const STATES = ["queued", "running", "success", "partial", "failed", "skipped"];
+const TRIGGERS = ["schedule", "manual", "retry", "test"];
 const PAGE_SIZE = 25;
 
 /** `datetime-local` input value (local time) ↔ the ISO instant the API takes. */
@@ -41,6 +45,7 @@ export default function RunsPage() {
   const filters: RunFilters = {
     jobId: params.get("jobId") ?? undefined,
     state: params.get("state") ?? undefined,
+    trigger: params.get("trigger") ?? undefined,
     since: params.get("since") ?? undefined,
     until: params.get("until") ?? undefined,
   };
@@ -50,6 +55,34 @@ export default function RunsPage() {
   const page = useRunPage(space.id, filters, cursor, PAGE_SIZE);
   const groups = useMemo(() => groupRetries(page.data?.items ?? []), [page.data]);
   const base = `/s/${encodeURIComponent(space.id)}`;
+  // Finished runs can be selected and deleted (rw); queued and running ones cannot.
+  const [selected, setSelected] = useState<Set<string>>(new Set());
+  const [confirming, setConfirming] = useState(false);
+  const finishedOnPage = (page.data?.items ?? [])
+    .filter((r) => r.state !== "queued" && r.state !== "running")
+    .map((r) => r.id);
+  const queryClient = useQueryClient();
+  const remove = useMutation({
+    mutationFn: async (ids: string[]) => {
+      for (const id of ids) await del(`/ui-api/spaces/${encodeURIComponent(space.id)}/runs/${id}`);
+    },
+    onSettled: () => queryClient.invalidateQueries({ queryKey: keys.runs(space.id) }),
+    onSuccess: () => {
+      setSelected(new Set());
+      setConfirming(false);
+    },
+  });
+  const selection = space.canWrite
+    ? {
+        has: (id: string) => selected.has(id),
+        toggle: (id: string) =>
+          setSelected((now) => {
+            const next = new Set(now);
+            if (!next.delete(id)) next.add(id);
+            return next;
+          }),
+      }
+    : undefined;
 
   const setFilter = (name: keyof RunFilters, value: string | undefined) => {
     const next = new URLSearchParams(params);
@@ -57,6 +90,7 @@ export default function RunsPage() {
     else next.delete(name);
     setParams(next, { replace: true });
     setCursors([undefined]);
+    setSelected(new Set());
   };
 
   return (
@@ -84,6 +118,15 @@ export default function RunsPage() {
           onChange={(v) => setFilter("state", v ?? undefined)}
           w={{ base: "100%", xs: 150 }}
         />
+        <Select
+          label="Trigger"
+          placeholder="Any trigger"
+          clearable
+          data={TRIGGERS}
+          value={filters.trigger ?? null}
+          onChange={(v) => setFilter("trigger", v ?? undefined)}
+          w={{ base: "100%", xs: 150 }}
+        />
         <TextInput
           label="Since"
           type="datetime-local"
@@ -107,6 +150,15 @@ export default function RunsPage() {
           <Table verticalSpacing="xs" highlightOnHover aria-label="Runs">
             <Table.Thead>
               <Table.Tr>
+                {space.canWrite && (
+                  <Table.Th w={36}>
+                    <Checkbox
+                      aria-label="Select every finished run of the page"
+                      checked={finishedOnPage.length > 0 && finishedOnPage.every((id) => selected.has(id))}
+                      onChange={(e) => setSelected(new Set(e.currentTarget.checked ? finishedOnPage : []))}
+                    />
+                  </Table.Th>
+                )}
                 <Table.Th>State</Table.Th>
                 <Table.Th>Job</Table.Th>
                 <Table.Th>Trigger</Table.Th>
@@ -118,9 +170,9 @@ export default function RunsPage() {
             <Table.Tbody>
               {groups.map(({ run, retries }) => (
                 <Fragment key={run.id}>
-                  <RunRow run={run} base={base} />
+                  <RunRow run={run} base={base} selection={selection} />
                   {retries.map((retry) => (
-                    <RunRow key={retry.id} run={retry} base={base} nested />
+                    <RunRow key={retry.id} run={retry} base={base} nested selection={selection} />
                   ))}
                 </Fragment>
               ))}
@@ -128,6 +180,31 @@ export default function RunsPage() {
           </Table>
         </Table.ScrollContainer>
       )}
+      {space.canWrite && selected.size > 0 && (
+        <Group gap="xs">
+          <Button color="red" variant="light" onClick={() => setConfirming(true)}>
+            Delete {selected.size} run{selected.size === 1 ? "" : "s"}
+          </Button>
+          <Button variant="subtle" onClick={() => setSelected(new Set())}>
+            Clear the selection
+          </Button>
+        </Group>
+      )}
+      <ConfirmModal
+        opened={confirming}
+        title="Delete the runs?"
+        confirmLabel="Delete"
+        onClose={() => {
+          remove.reset();
+          setConfirming(false);
+        }}
+        onConfirm={() => remove.mutate([...selected])}
+        pending={remove.isPending}
+        error={remove.error}
+      >
+        {selected.size} run{selected.size === 1 ? "" : "s"} with {selected.size === 1 ? "its" : "their"} snapshots,
+        reports and delivery records will be deleted. This cannot be undone.
+      </ConfirmModal>
       <Group gap="xs">
         <Button variant="default" disabled={cursors.length < 2} onClick={() => setCursors((list) => list.slice(0, -1))}>
           Newer
@@ -147,9 +224,22 @@ export default function RunsPage() {
   );
 }
 
-function RunRow({ run, base, nested }: { run: Run; base: string; nested?: boolean }) {
+type Selection = { has: (id: string) => boolean; toggle: (id: string) => void };
+
+function RunRow({ run, base, nested, selection }: { run: Run; base: string; nested?: boolean; selection?: Selection }) {
+  const active = run.state === "queued" || run.state === "running";
   return (
     <Table.Tr data-run={run.id}>
+      {selection && (
+        <Table.Td>
+          <Checkbox
+            aria-label={`Select the run of ${run.jobName}, ${dateTime(run.queuedAt)}`}
+            checked={selection.has(run.id)}
+            disabled={active}
+            onChange={() => selection.toggle(run.id)}
+          />
+        </Table.Td>
+      )}
       <Table.Td>
         <Group gap={6} wrap="nowrap" pl={nested ? "lg" : 0}>
           {nested && (

@@ -9,6 +9,7 @@ import { ConfirmModal } from "../components/confirm-modal";
 import { ErrorAlert } from "../components/error-alert";
 import { PageLoader } from "../components/page-loader";
 import { useSpace } from "../components/space-layout";
+import { TemplateForm } from "../components/template-form";
 
 /** Job templates (blueprints): the built-in ones and the space's own. */
 export default function TemplatesPage() {
@@ -19,6 +20,7 @@ export default function TemplatesPage() {
     queryFn: () => get<Items<Blueprint>>(`${spacePath(space.id)}/blueprints`).then((a) => a.items),
   });
   const [deleting, setDeleting] = useState<Blueprint | null>(null);
+  const [editing, setEditing] = useState<Blueprint | null>(null);
   const queryClient = useQueryClient();
   const remove = useMutation({
     mutationFn: (id: string) => del(`${spacePath(space.id)}/blueprints/${id}`),
@@ -34,8 +36,8 @@ export default function TemplatesPage() {
         Templates
       </Title>
       <Text size="sm" c="dimmed">
-        A template is a job to start from, with the places to fill in. Agents create a space's own templates through the
-        API (see llms.txt).
+        A template is a job to start from, with the places to fill in. Space admins save a job as a template from its
+        editor (“Save as template”); agents create them through the API (see llms.txt).
       </Text>
       <ErrorAlert error={blueprints.error} />
       {blueprints.isPending ? (
@@ -69,6 +71,11 @@ export default function TemplatesPage() {
                         </Anchor>
                       )}
                       {space.isAdmin && !b.builtIn && (
+                        <Button size="compact-sm" variant="subtle" onClick={() => setEditing(b)}>
+                          Edit
+                        </Button>
+                      )}
+                      {space.isAdmin && !b.builtIn && (
                         <Button size="compact-sm" variant="subtle" color="red" onClick={() => setDeleting(b)}>
                           Delete
                         </Button>
@@ -81,6 +88,7 @@ export default function TemplatesPage() {
           </Table>
         </Table.ScrollContainer>
       )}
+      {editing && <TemplateForm key={editing.id} opened onClose={() => setEditing(null)} template={editing} />}
       <ConfirmModal
         opened={deleting !== null}
         title="Delete the template?"

@@ -1,5 +1,6 @@
 import {
   Alert,
+  Grid,
   Group,
   SegmentedControl,
   Select,
@@ -11,8 +12,10 @@ import {
   TextInput,
 } from "@mantine/core";
 import { useState } from "react";
+import type { CapturedNames } from "./captured-names";
 import type { Loose } from "./object-fields";
 import { ReportPages } from "./report-pages";
+import { ReportPreview } from "./report-preview";
 
 const DEFAULT_REPORT = {
   title: "{{ job.name }}",
@@ -29,7 +32,27 @@ export function ComposerTab(props: {
   onChange: (report: Loose | undefined) => void;
   errors: Record<string, string>;
   disabled: boolean;
+  names: CapturedNames;
+  space: string;
+  /** The run whose data fills the preview: the last test, or the job's last run. */
+  runId: string | null;
+  job: { name: string; description: string };
 }) {
+  return (
+    <Grid gutter="xl">
+      <Grid.Col span={{ base: 12, lg: 7 }}>
+        <ComposerForm {...props} />
+      </Grid.Col>
+      <Grid.Col span={{ base: 12, lg: 5 }}>
+        {!props.disabled && (
+          <ReportPreview space={props.space} report={props.report} runId={props.runId} job={props.job} />
+        )}
+      </Grid.Col>
+    </Grid>
+  );
+}
+
+function ComposerForm(props: Parameters<typeof ComposerTab>[0]) {
   const { report, onChange, errors, disabled } = props;
   const [view, setView] = useState<"form" | "json">("form");
   const pageIssues = Object.entries(errors)
@@ -120,6 +143,8 @@ export function ComposerTab(props: {
           onChange={(pages) => set("pages", pages)}
           errors={errors}
           disabled={disabled}
+          names={props.names}
+          space={props.space}
         />
       ) : (
         <PagesJson pages={report.pages ?? []} onChange={(pages) => set("pages", pages)} disabled={disabled} />
@@ -152,7 +177,7 @@ function PagesJson({
   return (
     <Textarea
       label="Pages (JSON)"
-      description="Blocks: text {content}, snapshot {ref}, snapshots {}, variable {name, label}, image {url}, divider {}, spacer {heightMm}."
+      description="Blocks: text {content}, snapshot {ref}, snapshots {}, variable {name, label}, image {url} or {upload}, divider {}, spacer {heightMm}."
       autosize
       minRows={8}
       maxRows={30}

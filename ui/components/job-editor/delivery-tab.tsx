@@ -1,5 +1,7 @@
-import { ActionIcon, Button, Card, Group, Select, Stack, Text } from "@mantine/core";
+import { ActionIcon, Button, Card, Group, Modal, Select, Stack, Text } from "@mantine/core";
+import { useState } from "react";
 import type { DeliveryInterface } from "../../api/types";
+import { InterfaceForm } from "../interface-form";
 import { type Loose, type ObjectField, ObjectFields } from "./object-fields";
 
 const message: ObjectField = {
@@ -33,6 +35,15 @@ function bindingFields(item: DeliveryInterface | undefined): ObjectField[] {
   }
 }
 
+/** A binding moved to another interface keeps the fields that interface's type reads too. */
+function rebind(binding: Loose, target: DeliveryInterface | undefined): Loose {
+  const next: Loose = { interfaceId: target?.id ?? null };
+  for (const field of bindingFields(target)) {
+    if (binding[field.name] !== undefined) next[field.name] = binding[field.name];
+  }
+  return next;
+}
+
 /** Where the report goes: one binding per interface of the space. */
 export function DeliveryTab(props: {
   deliveries: Loose[];
@@ -40,8 +51,11 @@ export function DeliveryTab(props: {
   errors: Record<string, string>;
   disabled: boolean;
   interfaces: DeliveryInterface[];
+  /** Space admins may create an interface from here. */
+  canCreate: boolean;
 }) {
   const { deliveries, onChange, errors, disabled, interfaces } = props;
+  const [creating, setCreating] = useState(false);
   const options = interfaces.map((i) => ({ value: i.id, label: `${i.name} (${i.type})` }));
   return (
     <Stack maw={820}>
@@ -52,7 +66,8 @@ export function DeliveryTab(props: {
       )}
       {interfaces.length === 0 && (
         <Text c="dimmed" size="sm">
-          This space has no delivery interface yet; a space admin sets them up under Delivery interfaces.
+          This space has no delivery interface yet
+          {props.canCreate ? ": create one here." : "; a space admin sets them up under Delivery interfaces."}
         </Text>
       )}
       {deliveries.map((binding, index) => {
@@ -70,7 +85,18 @@ export function DeliveryTab(props: {
                   required
                   disabled={disabled}
                   error={errors[`${path}.interfaceId`]}
-                  onChange={(v) => onChange(deliveries.map((d, i) => (i === index ? { interfaceId: v } : d)))}
+                  onChange={(v) =>
+                    onChange(
+                      deliveries.map((d, i) =>
+                        i === index
+                          ? rebind(
+                              d,
+                              interfaces.find((x) => x.id === v),
+                            )
+                          : d,
+                      ),
+                    )
+                  }
                   style={{ flex: 1 }}
                 />
                 {!disabled && (
@@ -107,6 +133,22 @@ export function DeliveryTab(props: {
           Add a delivery
         </Button>
       )}
+      {!disabled && props.canCreate && (
+        <Button variant="subtle" w="fit-content" onClick={() => setCreating(true)}>
+          Create an interface
+        </Button>
+      )}
+      <Modal opened={creating} onClose={() => setCreating(false)} title="New delivery interface">
+        {creating && (
+          <InterfaceForm
+            onDone={(saved) => {
+              setCreating(false);
+              // The new interface is bound at once: that is why it was made here.
+              if (saved) onChange([...deliveries, { interfaceId: saved.id, message: "{{ run.reportUrl }}" }]);
+            }}
+          />
+        )}
+      </Modal>
     </Stack>
   );
 }

@@ -1,7 +1,7 @@
-import { NumberInput, Select, SimpleGrid, Stack, Switch, Text, Textarea, TextInput } from "@mantine/core";
+import { NumberInput, Select, SimpleGrid, Stack, Switch, Textarea, TextInput } from "@mantine/core";
 import { useMemo } from "react";
-import { dateTime, nextFiring, scheduleWords } from "../format";
 import type { Loose } from "./object-fields";
+import { ScheduleFields } from "./schedule-fields";
 
 const zones = (): string[] => {
   try {
@@ -24,8 +24,6 @@ export function GeneralTab(props: {
     return list.includes("UTC") ? list : ["UTC", ...list];
   }, []);
   const set = (name: string, value: unknown) => onChange({ ...job, [name]: value });
-  const cron: string = job.cron ?? "";
-  const next = cron ? nextFiring(cron, job.timezone) : null;
   return (
     <Stack maw={720}>
       <TextInput
@@ -51,32 +49,25 @@ export function GeneralTab(props: {
         disabled={disabled}
         onChange={(e) => set("enabled", e.currentTarget.checked)}
       />
-      <SimpleGrid cols={{ base: 1, sm: 2 }}>
-        <TextInput
-          label="Schedule (cron)"
-          description="Five fields: minute hour day month weekday. Empty: on demand only."
-          placeholder="0 9 * * 1-5"
-          value={cron}
-          error={errors.cron}
-          disabled={disabled}
-          styles={{ input: { fontFamily: "var(--mantine-font-family-monospace)" } }}
-          onChange={(e) => set("cron", e.currentTarget.value.trim() ? e.currentTarget.value : null)}
-        />
-        <Select
-          label="Time zone"
-          searchable
-          data={timeZones}
-          value={job.timezone ?? "UTC"}
-          allowDeselect={false}
-          error={errors.timezone}
-          disabled={disabled}
-          onChange={(v) => set("timezone", v ?? "UTC")}
-        />
-      </SimpleGrid>
-      <Text size="sm" c="dimmed" aria-live="polite">
-        {scheduleWords(cron || null)}
-        {next ? ` · next: ${dateTime(next.toISOString())}` : ""}
-      </Text>
+      <Select
+        label="Time zone"
+        description="The schedule fires in this time zone."
+        searchable
+        data={timeZones}
+        value={job.timezone ?? "UTC"}
+        allowDeselect={false}
+        error={errors.timezone}
+        disabled={disabled}
+        onChange={(v) => set("timezone", v ?? "UTC")}
+        maw={340}
+      />
+      <ScheduleFields
+        cron={job.cron ?? null}
+        timezone={job.timezone ?? "UTC"}
+        error={errors.cron}
+        disabled={disabled}
+        onChange={(cron) => set("cron", cron)}
+      />
       <SimpleGrid cols={{ base: 1, sm: 2 }}>
         <NumberInput
           label="Retries after a failure"

@@ -1,6 +1,23 @@
-import { ActionIcon, Button, Card, Group, Select, SimpleGrid, Stack, Text } from "@mantine/core";
+import {
+  ActionIcon,
+  Autocomplete,
+  Button,
+  Card,
+  FileButton,
+  Group,
+  Image,
+  SegmentedControl,
+  Select,
+  SimpleGrid,
+  Stack,
+  Text,
+  TextInput,
+} from "@mantine/core";
+import { useMutation } from "@tanstack/react-query";
 import { useState } from "react";
-import { type Loose, type ObjectField, ObjectFields } from "./object-fields";
+import { describeError, uploadImage } from "../../api/client";
+import type { CapturedNames } from "./captured-names";
+import { type Loose, type ObjectField, ObjectFields, setField } from "./object-fields";
 
 /** Report blocks (src/schemas/report.ts) and their fields. */
 const BLOCKS: Record<string, { label: string; fields: ObjectField[] }> = {
@@ -49,7 +66,13 @@ const moved = <T,>(list: T[], from: number, to: number) => {
   return next;
 };
 
-type Common = { errors: Record<string, string>; disabled: boolean };
+type Common = {
+  errors: Record<string, string>;
+  disabled: boolean;
+  /** What the capture stores, offered in the blocks that use it. */
+  names: CapturedNames;
+  space: string;
+};
 
 /** Pages of rows of 1 to 3 cells of blocks, as a form. */
 export function ReportPages({
@@ -57,6 +80,8 @@ export function ReportPages({
   onChange,
   errors,
   disabled,
+  names,
+  space,
 }: Common & { pages: Loose[]; onChange: (pages: Loose[]) => void }) {
   return (
     <Stack gap="md">
@@ -88,6 +113,8 @@ export function ReportPages({
                 last={r === page.rows.length - 1}
                 errors={errors}
                 disabled={disabled}
+                names={names}
+                space={space}
                 onChange={(next) =>
                   onChange(
                     pages.map((pg, i) =>
@@ -216,6 +243,8 @@ function Row(
             path={`${path}.cells.${c}.blocks`}
             errors={props.errors}
             disabled={disabled}
+            names={props.names}
+            space={props.space}
             onChange={(blocks) => setCells(cells.map((x, i) => (i === c ? { ...x, blocks } : x)))}
           />
         ))}
@@ -275,13 +304,14 @@ function Cell(props: Common & { blocks: Loose[]; path: string; onChange: (blocks
                 </Group>
               )}
             </Group>
-            <ObjectFields
-              fields={BLOCKS[block.type]?.fields ?? []}
-              value={block}
+            <BlockFields
+              block={block}
               onChange={(next) => onChange(blocks.map((x, i) => (i === b ? next : x)))}
               errors={props.errors}
               path={`${path}.${b}`}
               disabled={disabled}
+              names={props.names}
+              space={props.space}
             />
           </Stack>
         </Card>
@@ -305,6 +335,140 @@ function Cell(props: Common & { blocks: Loose[]; path: string; onChange: (blocks
             Add block
           </Button>
         </Group>
+      )}
+    </Stack>
+  );
+}
+
+type BlockProps = Common & { block: Loose; path: string; onChange: (block: Loose) => void };
+
+/**
+ * The fields of one block: snapshot and variable names offered from the capture, variables to
+ * insert into text, and an image from a URL or uploaded.
+ */
+function BlockFields(props: BlockProps) {
+  const { block, path, errors, disabled, names, onChange } = props;
+  if (block.type === "snapshot" || block.type === "variable") {
+    const isSnapshot = block.type === "snapshot";
+    const key = isSnapshot ? "ref" : "name";
+    return (
+      <>
+        <Autocomplete
+          label={isSnapshot ? "Snapshot" : "Variable"}
+          description={
+            (isSnapshot ? names.snapshots : names.variables).length
+              ? undefined
+              : `No ${isSnapshot ? "snapshot" : "variable"} step in the capture yet.`
+          }
+          data={isSnapshot ? names.snapshots : names.variables}
+          value={block[key] ?? ""}
+          required
+          disabled={disabled}
+          error={errors[`${path}.${key}`]}
+          styles={{ input: { fontFamily: "var(--mantine-font-family-monospace)" } }}
+          onChange={(value) => onChange({ ...block, [key]: value })}
+        />
+        <ObjectFields
+          fields={(BLOCKS[block.type]?.fields ?? []).filter((f) => f.name !== key)}
+          value={block}
+          onChange={onChange}
+          errors={errors}
+          path={path}
+          disabled={disabled}
+        />
+      </>
+    );
+  }
+  if (block.type === "image") return <ImageFields {...props} />;
+  return (
+    <>
+      <ObjectFields
+        fields={BLOCKS[block.type]?.fields ?? []}
+        value={block}
+        onChange={onChange}
+        errors={errors}
+        path={path}
+        disabled={disabled}
+      />
+      {block.type === "text" && !disabled && names.variables.length > 0 && (
+        <Group gap={4} aria-label="Variables to insert">
+          {names.variables.map((name) => (
+            <Button
+              key={name}
+              size="compact-xs"
+              variant="light"
+              aria-label={`Insert {{ ${name} }}`}
+              onClick={() => onChange({ ...block, content: `${block.content ?? ""}{{ ${name} }}` })}
+            >
+              {`{{ ${name} }}`}
+            </Button>
+          ))}
+        </Group>
+      )}
+    </>
+  );
+}
+
+/** An image block: a URL (Liquid allowed), or an image uploaded to the space. */
+function ImageFields({ block, path, errors, disabled, space, onChange }: BlockProps) {
+  const [source, setSource] = useState<"url" | "upload">(block.upload ? "upload" : "url");
+  const upload = useMutation({
+    mutationFn: (file: File) => uploadImage(space, file),
+    onSuccess: (stored) => onChange(setField({ ...block, upload: stored.id }, "url", undefined)),
+  });
+  return (
+    <Stack gap={6}>
+      <SegmentedControl
+        size="xs"
+        aria-label="Image source"
+        value={source}
+        disabled={disabled}
+        onChange={(value) => setSource(value as "url" | "upload")}
+        data={[
+          { value: "url", label: "From a URL" },
+          { value: "upload", label: "Uploaded" },
+        ]}
+      />
+      {source === "url" ? (
+        <TextInput
+          label="Image URL"
+          required
+          value={block.url ?? ""}
+          disabled={disabled}
+          error={errors[`${path}.url`]}
+          onChange={(e) => onChange(setField(setField(block, "upload", undefined), "url", e.currentTarget.value))}
+        />
+      ) : (
+        <Stack gap={4}>
+          {block.upload && (
+            <Image
+              src={`/ui-api/spaces/${encodeURIComponent(space)}/uploads/${block.upload}`}
+              alt="Uploaded image"
+              maw={240}
+              fit="contain"
+            />
+          )}
+          {!disabled && (
+            <FileButton
+              accept="image/png,image/jpeg,image/gif,image/webp"
+              onChange={(file) => file && upload.mutate(file)}
+            >
+              {(buttonProps) => (
+                <Button {...buttonProps} size="compact-sm" variant="light" w="fit-content" loading={upload.isPending}>
+                  {block.upload ? "Replace the image" : "Upload an image"}
+                </Button>
+              )}
+            </FileButton>
+          )}
+          <Text size="xs" c="dimmed">
+            PNG, JPEG, GIF or WebP, at most 20 MB.
+          </Text>
+          {(upload.error || errors[`${path}.upload`] || (!block.upload && errors[`${path}.url`])) && (
+            <Text size="xs" c="red" role="alert">
+              {upload.error ? describeError(upload.error) : (errors[`${path}.upload`] ?? errors[`${path}.url`])}
+            </Text>
+          )}
+        </Stack>
       )}
     </Stack>
   );
