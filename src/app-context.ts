@@ -5,6 +5,7 @@ import { createSecretBox, type SecretBox } from "./auth/secret-box.js";
 import { createBrowserPool } from "./capture/browser-pool.js";
 import type { Config } from "./config/config.js";
 import { createLocalFileStore } from "./files/local-file-store.js";
+import { createS3FileStore } from "./files/s3-file-store.js";
 import { createRunEventBus } from "./runs/run-events.js";
 import { createRunWorker } from "./runs/run-worker.js";
 import { createScheduler } from "./scheduler/scheduler.js";
@@ -41,7 +42,9 @@ export function createAppContext(input: {
   const jobs = createJobsRepository(db, dialect, box);
   const runs = createRunsRepository(db, box);
   const providers = createSecretHoldersRepository(db, dialect, "ai_providers", box);
-  const files = createLocalFileStore(path.join(config.dataDir, "files"));
+  const files = config.filesUrl
+    ? createS3FileStore(config.filesUrl, config.s3)
+    : createLocalFileStore(path.join(config.dataDir, "files"));
   const interfaces = createSecretHoldersRepository(db, dialect, "delivery_interfaces", box);
   const deliveries = createDeliveriesRepository(db);
   const runEvents = createRunEventBus();

@@ -61,6 +61,9 @@ export async function startServer(config: Config, log: Logger, options: ServerOp
   log.info(`Pagewright ${VERSION} listening on ${url} (bound to ${config.host}:${port})`);
   log.info(`database: ${storage.description}${applied.length ? ` (applied migrations: ${applied.join(", ")})` : ""}`);
   log.info(`data folder: ${config.dataDir}`);
+  log.info(
+    `report files: ${config.filesUrl ? `${config.filesUrl} (${config.s3.endpoint ?? "AWS S3"}, region ${config.s3.region})` : `${config.dataDir}/files`}`,
+  );
   log.info(`admin account: ${config.adminUsername}${first.createdAdmin ? " (created now, with space 'default')" : ""}`);
   if (first.createdAdmin && config.adminPassword === "admin") {
     log.warn(

@@ -33,6 +33,13 @@ const EnvSchema = z.object({
     .string()
     .regex(/^s3:\/\/[^/]+/, "an s3://bucket/prefix URL (or unset for DATA_DIR/files)")
     .optional(),
+  /** With FILES_URL: the S3 API's address (unset: AWS), region and keys (unset: the AWS default chain). */
+  S3_ENDPOINT: z.url({ protocol: /^https?$/, error: "an http(s):// URL" }).optional(),
+  S3_REGION: z.string().min(1).default("us-east-1"),
+  S3_ACCESS_KEY_ID: z.string().min(1).optional(),
+  S3_SECRET_ACCESS_KEY: z.string().min(1).optional(),
+  /** Path-style addressing (bucket in the path), which MinIO and most other stores need. Default: on with S3_ENDPOINT. */
+  S3_FORCE_PATH_STYLE: z.enum(["true", "false"]).optional(),
   /** Encrypts stored secrets. Unset: generated into DATA_DIR/secret.key on first start. */
   SECRET_KEY: z.string().min(16, "at least 16 characters").optional(),
   /** The system user that the first start creates. Default admin / admin (with a warning). */
@@ -71,6 +78,13 @@ export type Config = {
   dataDir: string;
   databaseUrl: string | undefined;
   filesUrl: string | undefined;
+  s3: {
+    endpoint: string | undefined;
+    region: string;
+    accessKeyId: string | undefined;
+    secretAccessKey: string | undefined;
+    forcePathStyle: boolean;
+  };
   secretKey: string | undefined;
   adminUsername: string;
   adminPassword: string;
@@ -130,6 +144,13 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     dataDir: path.resolve(e.DATA_DIR),
     databaseUrl: e.DATABASE_URL,
     filesUrl: e.FILES_URL,
+    s3: {
+      endpoint: e.S3_ENDPOINT,
+      region: e.S3_REGION,
+      accessKeyId: e.S3_ACCESS_KEY_ID,
+      secretAccessKey: e.S3_SECRET_ACCESS_KEY,
+      forcePathStyle: e.S3_FORCE_PATH_STYLE ? e.S3_FORCE_PATH_STYLE === "true" : Boolean(e.S3_ENDPOINT),
+    },
     secretKey: e.SECRET_KEY,
     adminUsername: e.ADMIN_USERNAME,
     adminPassword: e.ADMIN_PASSWORD,
