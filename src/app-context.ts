@@ -6,8 +6,10 @@ import { createBrowserPool } from "./capture/browser-pool.js";
 import type { Config } from "./config/config.js";
 import { createLocalFileStore } from "./files/local-file-store.js";
 import { createS3FileStore } from "./files/s3-file-store.js";
+import { createPgRunEventBus } from "./runs/pg-run-events.js";
 import { createRunEventBus } from "./runs/run-events.js";
 import { createRunWorker } from "./runs/run-worker.js";
+import { createClusterScheduler } from "./scheduler/cluster-scheduler.js";
 import { createScheduler } from "./scheduler/scheduler.js";
 import type { Storage } from "./storage/db.js";
 import { createBlueprintsRepository } from "./storage/repositories/blueprints-repository.js";
@@ -47,7 +49,11 @@ export function createAppContext(input: {
     : createLocalFileStore(path.join(config.dataDir, "files"));
   const interfaces = createSecretHoldersRepository(db, dialect, "delivery_interfaces", box);
   const deliveries = createDeliveriesRepository(db);
-  const runEvents = createRunEventBus();
+  // PostgreSQL is the scale-out mode: other processes share the queue, the clock and the events.
+  const shared = dialect === "postgres" && config.databaseUrl !== undefined;
+  const runEvents = shared
+    ? createPgRunEventBus({ storage, connectionString: config.databaseUrl ?? "", runs, log })
+    : createRunEventBus();
   const jobEvents: JobEvents = new EventEmitter();
   const pool = createBrowserPool({ chromiumPath: config.chromiumPath, log });
   const worker = createRunWorker({
@@ -64,8 +70,18 @@ export function createAppContext(input: {
     log,
     workerCount: config.workerCount,
     maxCaptureMs: input.maxCaptureMs,
+    shared,
+    staleAfterMs: config.runStaleSeconds * 1000,
   });
-  const scheduler = createScheduler({ db, jobs, runs, log, onRunQueued: () => worker.notify() });
+  const firing = { jobs, runs, log, onRunQueued: () => worker.notify() };
+  const scheduler = shared
+    ? createClusterScheduler({
+        ...firing,
+        connectionString: config.databaseUrl ?? "",
+        // Tests give every server a schema of its own; pg-boss gets one beside it.
+        bossSchema: storage.pgSchema ? `${storage.pgSchema}_boss` : "pgboss",
+      })
+    : createScheduler({ ...firing, db });
   jobEvents.on("changed", (job) => scheduler.jobChanged(job));
   jobEvents.on("deleted", (id) => scheduler.jobDeleted(id));
   return {

@@ -46,6 +46,7 @@ export async function startServer(config: Config, log: Logger, options: ServerOp
   };
   const cleanup = setInterval(hourly, 60 * 60 * 1000);
   cleanup.unref();
+  await ctx.runEvents.start();
   if (options.worker !== false) {
     await ctx.worker.start();
     await ctx.scheduler.start();
@@ -93,6 +94,7 @@ export async function startServer(config: Config, log: Logger, options: ServerOp
       await healthMonitor.stop();
       await ctx.worker.stop(options.graceMs ?? 30_000);
       await ctx.pool.close();
+      await ctx.runEvents.stop();
       await app.close();
       await storage.destroy();
     },

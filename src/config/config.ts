@@ -40,6 +40,8 @@ const EnvSchema = z.object({
   S3_SECRET_ACCESS_KEY: z.string().min(1).optional(),
   /** Path-style addressing (bucket in the path), which MinIO and most other stores need. Default: on with S3_ENDPOINT. */
   S3_FORCE_PATH_STYLE: z.enum(["true", "false"]).optional(),
+  /** A running run whose worker has not given a sign of life for this long is failed and retried. */
+  RUN_STALE_SECONDS: z.coerce.number().int().min(15).max(3600).default(60),
   /** Encrypts stored secrets. Unset: generated into DATA_DIR/secret.key on first start. */
   SECRET_KEY: z.string().min(16, "at least 16 characters").optional(),
   /** The system user that the first start creates. Default admin / admin (with a warning). */
@@ -78,6 +80,7 @@ export type Config = {
   dataDir: string;
   databaseUrl: string | undefined;
   filesUrl: string | undefined;
+  runStaleSeconds: number;
   s3: {
     endpoint: string | undefined;
     region: string;
@@ -144,6 +147,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     dataDir: path.resolve(e.DATA_DIR),
     databaseUrl: e.DATABASE_URL,
     filesUrl: e.FILES_URL,
+    runStaleSeconds: e.RUN_STALE_SECONDS,
     s3: {
       endpoint: e.S3_ENDPOINT,
       region: e.S3_REGION,

@@ -242,20 +242,7 @@ async function finish(deps: PipelineDeps, run: StoredRun, result: AttemptResult,
       deliveries: result.deliveries,
     })) ?? run;
   if (finished.state === "failed" && job) await scheduleRetry(deps, finished, job);
-  const read = presentRun(finished);
-  deps.events.publish(run.id, {
-    event: "end",
-    data: {
-      ok: read.state !== "failed",
-      state: read.state,
-      runId: read.id,
-      variables: read.variables,
-      snapshots: read.snapshots,
-      files: read.files,
-      deliveries: read.deliveries,
-      error: read.error,
-    },
-  });
+  deps.events.publish(run.id, { event: "end", data: streamEndOf(finished) });
   deps.log.info({ runId: run.id, jobId: run.jobId, state: finished.state, ms: finished.durationMs }, "run finished");
   return finished;
 }
@@ -282,6 +269,21 @@ export type TestRunBody = { job: JobBody; deliver: boolean };
 async function resolveJob(deps: PipelineDeps, run: StoredRun): Promise<StoredJobBody | undefined> {
   if (run.jobBody) return (run.jobBody as TestRunBody).job as StoredJobBody;
   return deps.jobs.get(run.space, run.jobId);
+}
+
+/** The `end` event of a run's stream, from its finished record. */
+export function streamEndOf(finished: StoredRun) {
+  const read = presentRun(finished);
+  return {
+    ok: read.state !== "failed",
+    state: read.state,
+    runId: read.id,
+    variables: read.variables,
+    snapshots: read.snapshots,
+    files: read.files,
+    deliveries: read.deliveries,
+    error: read.error,
+  };
 }
 
 /** Does a binding attach or upload the PDF (e-mail with attach pdf, the default; S3 with pdf)? */

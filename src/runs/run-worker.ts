@@ -26,8 +26,23 @@ export type RunWorker = {
 
 const POLL_MS = 1000;
 const HEARTBEAT_MS = 10_000;
+const SWEEP_MS = 15_000;
 
-export function createRunWorker(deps: PipelineDeps & { jobs: JobsRepository; workerCount: number }): RunWorker {
+export function createRunWorker(
+  deps: PipelineDeps & {
+    jobs: JobsRepository;
+    workerCount: number;
+    /**
+     * Scale-out: other workers share the queue, so a running run at start is not an orphan unless
+     * its heartbeat has stopped. Embedded: every run left running at start is an orphan.
+     */
+    shared?: boolean;
+    /** A running run whose worker has not beaten for this long is failed and retried. Default 60 s. */
+    staleAfterMs?: number;
+  },
+): RunWorker {
+  const staleAfterMs = deps.staleAfterMs ?? 60_000;
+  let sweeper: NodeJS.Timeout | undefined;
   const id = `${os.hostname()}:${process.pid}:${crypto.randomBytes(3).toString("hex")}`;
   const running = new Map<string, { controller: AbortController; done: Promise<unknown> }>();
   const waiting: (() => void)[] = [];
@@ -95,7 +110,11 @@ export function createRunWorker(deps: PipelineDeps & { jobs: JobsRepository; wor
   const worker: RunWorker = {
     id,
     async start() {
-      await recoverOrphans();
+      if (!deps.shared) await recoverOrphans();
+      await sweep();
+      deps.events.onCancel((runId, reason) => running.get(runId)?.controller.abort(new Error(reason)));
+      sweeper = setInterval(() => void sweep(), Math.min(SWEEP_MS, staleAfterMs / 2));
+      sweeper.unref();
       timer = setInterval(() => void poll(), POLL_MS);
       timer.unref();
       heartbeat = setInterval(() => {
@@ -114,6 +133,8 @@ export function createRunWorker(deps: PipelineDeps & { jobs: JobsRepository; wor
         await active.done;
       } else {
         await deps.runs.failQueued(runId, reason);
+        // Another process may have taken it meanwhile.
+        deps.events.requestCancel(runId, reason);
       }
     },
     async withSlot(fn, signal) {
@@ -130,6 +151,7 @@ export function createRunWorker(deps: PipelineDeps & { jobs: JobsRepository; wor
     async stop(graceMs) {
       stopping = true;
       clearInterval(timer);
+      clearInterval(sweeper);
       const all = () => Promise.all([...running.values()].map((r) => r.done));
       const inTime = await Promise.race([all().then(() => true), sleep(graceMs).then(() => false)]);
       if (!inTime) {
@@ -140,6 +162,26 @@ export function createRunWorker(deps: PipelineDeps & { jobs: JobsRepository; wor
       clearInterval(heartbeat);
     },
   };
+
+  /** Runs whose worker went quiet (killed, or hung): failed, then retried by their job's policy. */
+  async function sweep() {
+    try {
+      const stale = await deps.runs.failStale(
+        new Date(Date.now() - staleAfterMs),
+        "the worker running it stopped answering (killed or hung) before the run ended",
+      );
+      for (const run of stale) {
+        const job = await deps.jobs.get(run.space, run.jobId);
+        if (job) await scheduleRetry(deps, run, job);
+        deps.log.warn(
+          { runId: run.id, jobId: run.jobId, worker: run.worker },
+          "run of a silent worker: recorded failed",
+        );
+      }
+    } catch (error) {
+      deps.log.error({ err: error }, "could not look for runs of silent workers");
+    }
+  }
 
   /**
    * Runs left `running` by a process that died: in the embedded mode every such run is an

@@ -2,7 +2,7 @@ import { Cron } from "croner";
 import type { Kysely } from "kysely";
 import type { Logger } from "pino";
 import type { JobsRepository, StoredJob } from "../storage/repositories/jobs-repository.js";
-import type { RunsRepository } from "../storage/repositories/runs-repository.js";
+import type { RunsRepository, StoredRun } from "../storage/repositories/runs-repository.js";
 import type { Database } from "../storage/schema.js";
 import { nowIso } from "../storage/time.js";
 
@@ -22,32 +22,45 @@ export type Scheduler = {
   stop(): Promise<void>;
 };
 
-const ALIVE_KEY = "scheduler.lastAliveAt";
-const ALIVE_EVERY_MS = 30_000;
-
-export function createScheduler(deps: {
-  db: Kysely<Database>;
+export type FiringDeps = {
   jobs: JobsRepository;
   runs: RunsRepository;
   log: Logger;
   /** Called after a firing recorded its run. */
   onRunQueued(): void;
-}): Scheduler {
+};
+
+/**
+ * Records the run of a job's firing at `at`, once: the job must still be enabled with a
+ * schedule; a firing while the previous run still runs is skipped and logged; when another
+ * process already recorded this firing, nothing happens (the unique firing index decides).
+ */
+export async function recordFiring(deps: FiringDeps, job: StoredJob, at: Date): Promise<StoredRun | undefined> {
+  const current = await deps.jobs.get(job.space, job.id);
+  if (!current?.enabled || !current.cron) return undefined;
+  if (await deps.runs.hasActive(job.id)) {
+    deps.log.warn({ jobId: job.id, job: job.name }, "firing skipped: the previous run of this job has not finished");
+    return undefined;
+  }
+  const run = await deps.runs.createForFiring({ space: job.space, jobId: job.id, jobName: current.name, at });
+  if (!run) return undefined;
+  deps.log.info({ jobId: job.id, runId: run.id, firing: at.toISOString() }, "scheduled run queued");
+  deps.onRunQueued();
+  return run;
+}
+
+const ALIVE_KEY = "scheduler.lastAliveAt";
+const ALIVE_EVERY_MS = 30_000;
+
+export function createScheduler(deps: FiringDeps & { db: Kysely<Database> }): Scheduler {
   const timers = new Map<string, Cron>();
   let alive: NodeJS.Timeout | undefined;
   let stopped = false;
 
   const fire = async (job: StoredJob) => {
     if (stopped) return;
-    const current = await deps.jobs.get(job.space, job.id);
-    if (!current?.enabled || !current.cron) return;
-    if (await deps.runs.hasActive(job.id)) {
-      deps.log.warn({ jobId: job.id, job: job.name }, "firing skipped: the previous run of this job has not finished");
-      return;
-    }
-    const run = await deps.runs.create({ space: job.space, jobId: job.id, jobName: current.name, trigger: "schedule" });
-    deps.log.info({ jobId: job.id, runId: run.id }, "scheduled run queued");
-    deps.onRunQueued();
+    // The instant it fired for: the second croner was due (it calls a few ms late).
+    await recordFiring(deps, job, new Date(Math.floor(Date.now() / 1000) * 1000));
   };
 
   const schedule = (job: StoredJob) => {

@@ -6,6 +6,7 @@ import * as m0002 from "./migrations/0002-runs.js";
 import * as m0003 from "./migrations/0003-deliveries.js";
 import * as m0004 from "./migrations/0004-health-indexes.js";
 import * as m0005 from "./migrations/0005-job-secrets.js";
+import * as m0006 from "./migrations/0006-run-firings.js";
 import type { Database } from "./schema.js";
 
 export type DialectName = "sqlite" | "postgres";
@@ -36,6 +37,7 @@ const migrations: Record<string, Migration> = {
   "0003-deliveries": m0003,
   "0004-health-indexes": m0004,
   "0005-job-secrets": m0005,
+  "0006-run-firings": m0006,
 };
 
 const provider: MigrationProvider = { getMigrations: async () => migrations };

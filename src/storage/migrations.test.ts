@@ -33,6 +33,7 @@ const EXPECTED: Record<string, string[]> = {
     "not_before",
     "queued_at",
     "retry_of",
+    "scheduled_for",
     "snapshots",
     "space_id",
     "started_at",

@@ -111,6 +111,7 @@ export type RunRow = {
   /** Which process runs it, and when it last said so (recovery of runs of dead processes). */
   worker: string | null;
   heartbeat_at: string | null;
+  scheduled_for: string | null;
 };
 
 export type DeliveryRow = {

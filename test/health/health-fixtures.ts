@@ -48,6 +48,7 @@ export async function insertRun(
     job_body: null,
     worker: null,
     heartbeat_at: null,
+    scheduled_for: null,
   };
   await server.ctx.storage.db.insertInto("runs").values(row).execute();
   return row.id;

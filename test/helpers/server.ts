@@ -89,7 +89,9 @@ export async function startTestServer(
     async stop() {
       await server.stop();
       if (!options.dataDir) fs.rmSync(dataDir, { recursive: true, force: true });
-      if (pgSchema) await withPg((c) => c.query(`drop schema ${pgSchema} cascade`));
+      if (pgSchema) {
+        await withPg((c) => c.query(`drop schema ${pgSchema} cascade; drop schema if exists ${pgSchema}_boss cascade`));
+      }
     },
   };
 }

@@ -79,48 +79,71 @@ export function decodeCursor(cursor: string): { queuedAt: string; id: string } |
   return { queuedAt, id };
 }
 
+type NewRun = {
+  space: string;
+  jobId: string;
+  jobName: string;
+  trigger: RunTrigger;
+  attempt?: number;
+  retryOf?: string | null;
+  notBefore?: Date;
+  jobBody?: unknown;
+  state?: RunState;
+};
+
 export function createRunsRepository(db: Kysely<Database>, box: SecretBox) {
   const toRun = toRunWith(box);
+  const newRow = (input: NewRun): RunRow => {
+    const now = nowIso();
+    const row: RunRow = {
+      id: crypto.randomUUID(),
+      space_id: input.space,
+      job_id: input.jobId,
+      job_name: input.jobName,
+      trigger: input.trigger,
+      attempt: input.attempt ?? 1,
+      retry_of: input.retryOf ?? null,
+      state: input.state ?? "queued",
+      queued_at: now,
+      not_before: input.notBefore ? nowIso(input.notBefore) : now,
+      started_at: null,
+      finished_at: null,
+      duration_ms: null,
+      error: null,
+      variables: "{}",
+      steps: "[]",
+      snapshots: "[]",
+      files: "[]",
+      deliveries: "[]",
+      token: crypto.randomBytes(24).toString("base64url"),
+      job_body: input.jobBody === undefined ? null : box.seal(input.jobBody),
+      worker: null,
+      heartbeat_at: null,
+      scheduled_for: null,
+    };
+    return row;
+  };
+
   return {
-    async create(input: {
-      space: string;
-      jobId: string;
-      jobName: string;
-      trigger: RunTrigger;
-      attempt?: number;
-      retryOf?: string | null;
-      notBefore?: Date;
-      jobBody?: unknown;
-      state?: RunState;
-    }): Promise<StoredRun> {
-      const now = nowIso();
-      const row: RunRow = {
-        id: crypto.randomUUID(),
-        space_id: input.space,
-        job_id: input.jobId,
-        job_name: input.jobName,
-        trigger: input.trigger,
-        attempt: input.attempt ?? 1,
-        retry_of: input.retryOf ?? null,
-        state: input.state ?? "queued",
-        queued_at: now,
-        not_before: input.notBefore ? nowIso(input.notBefore) : now,
-        started_at: null,
-        finished_at: null,
-        duration_ms: null,
-        error: null,
-        variables: "{}",
-        steps: "[]",
-        snapshots: "[]",
-        files: "[]",
-        deliveries: "[]",
-        token: crypto.randomBytes(24).toString("base64url"),
-        job_body: input.jobBody === undefined ? null : box.seal(input.jobBody),
-        worker: null,
-        heartbeat_at: null,
-      };
+    async create(input: NewRun): Promise<StoredRun> {
+      const row = newRow(input);
       await db.insertInto("runs").values(row).execute();
       return toRun(row);
+    },
+
+    /**
+     * The run of a cron firing (`at`: the minute it fired for), or undefined when another process
+     * recorded that firing first: the unique (job_id, scheduled_for) index decides, atomically.
+     */
+    async createForFiring(input: { space: string; jobId: string; jobName: string; at: Date }) {
+      const row = newRow({ ...input, trigger: "schedule" });
+      row.scheduled_for = nowIso(input.at);
+      const result = await db
+        .insertInto("runs")
+        .values(row)
+        .onConflict((oc) => oc.columns(["job_id", "scheduled_for"]).doNothing())
+        .executeTakeFirst();
+      return Number(result.numInsertedOrUpdatedRows ?? 0) === 1 ? toRun(row) : undefined;
     },
 
     async get(id: string): Promise<StoredRun | undefined> {
@@ -263,6 +286,27 @@ export function createRunsRepository(db: Kysely<Database>, box: SecretBox) {
         .where("id", "=", id)
         .execute();
       return this.get(id);
+    },
+
+    /**
+     * Running runs whose worker has not beaten since `before` (its process died or hangs):
+     * recorded failed with `message`, in one conditional update, so that of several sweeping
+     * processes exactly one fails each run. Answers the runs it failed.
+     */
+    async failStale(before: Date, message: string): Promise<StoredRun[]> {
+      const rows = await db
+        .updateTable("runs")
+        .set({ state: "failed", error: JSON.stringify({ message }), finished_at: nowIso() })
+        .where("state", "=", "running")
+        .where((e) =>
+          e.or([
+            e("heartbeat_at", "<", nowIso(before)),
+            e.and([e("heartbeat_at", "is", null), e("started_at", "<", nowIso(before))]),
+          ]),
+        )
+        .returningAll()
+        .execute();
+      return rows.map(toRun);
     },
 
     /** Runs marked running by another worker than `exceptWorker` (a process that died). */
