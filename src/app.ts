@@ -1,5 +1,6 @@
 import cookie from "@fastify/cookie";
 import Fastify, { type FastifyBaseLogger, type FastifyInstance, LogController } from "fastify";
+import { sql } from "kysely";
 import { contextRoutes } from "./api/agent/context.routes.js";
 import { blueprintsRoutes } from "./api/blueprints/blueprints.routes.js";
 import { secretHolderListRoutes } from "./api/delivery-interfaces/delivery-interfaces.routes.js";
@@ -22,6 +23,7 @@ import { spacesRoutes } from "./ui-api/spaces/spaces.routes.js";
 import { uploadsUiRoutes } from "./ui-api/uploads/uploads.routes.js";
 import { usersRoutes } from "./ui-api/users/users.routes.js";
 import { uiRoutes } from "./ui-serving/ui.routes.js";
+import { VERSION } from "./version.js";
 
 /** DESIGN.md: a request body is at most 5 MB; beyond, 413. */
 export const BODY_LIMIT = 5 * 1024 * 1024;
@@ -67,6 +69,15 @@ export async function buildApp(ctx: AppContext): Promise<FastifyInstance> {
   reportPreviewUiRoutes(app, ctx);
   guideRoutes(app, ctx);
   healthRoutes(app, ctx);
+  // For load balancers and container health checks: the process answers and reaches its database.
+  app.get("/healthz", async (_request, reply) => {
+    try {
+      await sql`select 1`.execute(ctx.storage.db);
+      return { ok: true, version: VERSION };
+    } catch {
+      return reply.code(503).send({ ok: false, error: "the database does not answer" });
+    }
+  });
   healthAlertsSettingsRoutes(app, ctx);
   uiRoutes(app, ctx);
   return app;

@@ -17,6 +17,8 @@ Usage: pagewright <command> [options]
 
 Commands:
   serve     Start the web server, scheduler and capture workers (the default)
+  web       Start the web server only (scale-out, PostgreSQL)
+  worker    Start the scheduler and capture workers only (scale-out, PostgreSQL)
   migrate   Apply database migrations and exit
   user      Create a user or set a password: pagewright user --help
 
@@ -31,6 +33,19 @@ Starts Pagewright in one process: HTTP (UI, agent API, guide), scheduler and cap
 Uses SQLite in DATA_DIR (default ./data) unless DATABASE_URL is a postgres:// URL. Migrations
 are applied at start; the first start creates the admin from ADMIN_USERNAME / ADMIN_PASSWORD.
 Stops cleanly on SIGTERM or SIGINT.`,
+  web: `Usage: pagewright web
+
+Starts an HTTP-only process (UI, agent API, guide, health) for the scale-out setup: runs are
+queued in PostgreSQL and executed by \`pagewright worker\` processes, whose progress the event
+streams relay through PostgreSQL. Needs DATABASE_URL=postgres://… and, with several machines,
+FILES_URL=s3://bucket/prefix. Start as many as you need behind a load balancer.`,
+  worker: `Usage: pagewright worker
+
+Starts a process that runs the schedule and the captures (one Chromium, WORKER_COUNT runs at a
+time) for the scale-out setup, with GET /healthz on PORT for health checks. Every worker takes
+queued runs from PostgreSQL; the cron schedule is kept by pg-boss in the same database, so each
+firing runs once whatever the number of workers. A run of a worker that dies is failed and
+retried by another after RUN_STALE_SECONDS. Needs DATABASE_URL=postgres://….`,
   migrate: `Usage: pagewright migrate
 
 Applies pending database migrations to the database of DATABASE_URL (or SQLite in DATA_DIR)
@@ -75,8 +90,8 @@ async function main(argv: string[]): Promise<number> {
   const config = loadConfig();
   const log = createLogger(config.logLevel);
 
-  if (command === "serve") {
-    const server = await startServer(config, log);
+  if (command === "serve" || command === "web" || command === "worker") {
+    const server = await startServer(config, log, { role: command === "serve" ? "all" : command });
     const stop = async (signal: string) => {
       log.info(`${signal}: stopping`);
       await server.stop();

@@ -1,10 +1,10 @@
-import type { FastifyInstance } from "fastify";
+import Fastify, { type FastifyInstance } from "fastify";
 import type { Logger } from "pino";
 import { buildApp } from "./app.js";
 import { type AppContext, createAppContext } from "./app-context.js";
 import { resolveSecretKey } from "./auth/secret-box.js";
 import { CHROMIUM_INSTALL_HINT, findChromium } from "./capture/chromium.js";
-import type { Config } from "./config/config.js";
+import { type Config, ConfigError } from "./config/config.js";
 import { createHealthMonitor } from "./health/health-monitor.js";
 import { deleteExpiredRuns } from "./runs/retention-cleanup.task.js";
 import { migrate, openStorage } from "./storage/db.js";
@@ -13,13 +13,25 @@ import { VERSION } from "./version.js";
 
 export type RunningServer = { app: FastifyInstance; ctx: AppContext; url: string; stop(): Promise<void> };
 
+/** A worker's only HTTP: whether it is alive, and how busy. */
+async function buildWorkerApp(ctx: AppContext): Promise<FastifyInstance> {
+  const app = Fastify({ logger: false });
+  app.get("/healthz", async () => ({ ok: true, role: "worker", version: VERSION, active: ctx.worker.active }));
+  return app;
+}
+
 /**
  * Starts the service: storage and migrations, the first-start admin, then HTTP. Logs what an
  * operator needs to see: URL, database, data folder, admin account, Chromium, and warnings.
  */
 export type ServerOptions = {
   pgSchema?: string;
-  /** false: HTTP only, no scheduler or capture worker. */
+  /**
+   * `all` (default): HTTP, scheduler and capture workers in one process. `web`: HTTP only.
+   * `worker`: scheduler and capture only, with a bare `GET /healthz` on PORT for orchestrators.
+   */
+  role?: "all" | "web" | "worker";
+  /** false: HTTP only, no scheduler or capture worker (the same as role `web`). */
   worker?: boolean;
   /** How long running runs may take to finish on stop; then they are stopped and recorded failed. */
   graceMs?: number;
@@ -35,9 +47,16 @@ export async function startServer(config: Config, log: Logger, options: ServerOp
     pgSchema: options.pgSchema,
   });
   const applied = await migrate(storage);
+  const role = options.role ?? (options.worker === false ? "web" : "all");
+  if (role !== "all" && storage.dialect !== "postgres") {
+    await storage.destroy();
+    throw new ConfigError(
+      `pagewright ${role} needs a shared PostgreSQL database (DATABASE_URL=postgres://…); with SQLite, run pagewright serve`,
+    );
+  }
   const ctx = createAppContext({ config, storage, secretKey: secret.key, log, maxCaptureMs: options.maxCaptureMs });
   const first = await ensureFirstStart(ctx);
-  const app = await buildApp(ctx);
+  const app = role === "worker" ? await buildWorkerApp(ctx) : await buildApp(ctx);
   const healthMonitor = createHealthMonitor(ctx);
   // Hourly: expired sessions, and runs past their job's retention with their files.
   const hourly = () => {
@@ -47,7 +66,8 @@ export async function startServer(config: Config, log: Logger, options: ServerOp
   const cleanup = setInterval(hourly, 60 * 60 * 1000);
   cleanup.unref();
   await ctx.runEvents.start();
-  if (options.worker !== false) {
+  const runsWork = role !== "web";
+  if (runsWork) {
     await ctx.worker.start();
     await ctx.scheduler.start();
     healthMonitor.start();
@@ -59,7 +79,11 @@ export async function startServer(config: Config, log: Logger, options: ServerOp
   // PORT=0 (tests) picks a free port: the URL names the one picked.
   const url = config.port === 0 ? `http://localhost:${port}` : config.publicUrl;
 
-  log.info(`Pagewright ${VERSION} listening on ${url} (bound to ${config.host}:${port})`);
+  log.info(
+    role === "worker"
+      ? `Pagewright ${VERSION} worker (${config.workerCount} slots); health check on http://${config.host}:${port}/healthz`
+      : `Pagewright ${VERSION}${role === "web" ? " web (HTTP only)" : ""} listening on ${url} (bound to ${config.host}:${port})`,
+  );
   log.info(`database: ${storage.description}${applied.length ? ` (applied migrations: ${applied.join(", ")})` : ""}`);
   log.info(`data folder: ${config.dataDir}`);
   log.info(
@@ -78,6 +102,7 @@ export async function startServer(config: Config, log: Logger, options: ServerOp
   }
   const chromium = findChromium(config.chromiumPath);
   if (chromium) log.info(`Chromium: ${chromium}`);
+  else if (role === "web") log.info("Chromium not found: this web process sends runs to the workers; previews need it");
   else
     log.warn(
       `Chromium not found${config.chromiumPath ? ` at CHROMIUM_PATH=${config.chromiumPath}` : ""}: captures cannot run; ${CHROMIUM_INSTALL_HINT}`,

@@ -47,6 +47,7 @@ export function createRunWorker(
   const running = new Map<string, { controller: AbortController; done: Promise<unknown> }>();
   const waiting: (() => void)[] = [];
   let slotsInUse = 0;
+  let started = false;
   let stopping = false;
   let polling = false;
   let pollAgain = false;
@@ -110,6 +111,7 @@ export function createRunWorker(
   const worker: RunWorker = {
     id,
     async start() {
+      started = true;
       if (!deps.shared) await recoverOrphans();
       await sweep();
       deps.events.onCancel((runId, reason) => running.get(runId)?.controller.abort(new Error(reason)));
@@ -124,7 +126,8 @@ export function createRunWorker(
       void poll();
     },
     notify() {
-      if (!stopping) void poll();
+      // A process that does not run the queue (pagewright web) only records runs.
+      if (started && !stopping) void poll();
     },
     async cancel(runId, reason) {
       const active = running.get(runId);
