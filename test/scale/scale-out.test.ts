@@ -1,5 +1,3 @@
-import { type ChildProcess, spawn } from "node:child_process";
-import crypto from "node:crypto";
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
@@ -11,6 +9,12 @@ import { startS3Receiver } from "../fixtures/receivers.js";
 import { startTestSite, type TestSite } from "../fixtures/test-site.js";
 import { Client } from "../helpers/client.js";
 import { jobBody } from "../helpers/factories.js";
+import {
+  type PagewrightProcess,
+  scratchDatabase,
+  startPagewrightProcess,
+  stopPagewrightProcess,
+} from "../helpers/processes.js";
 import { ADMIN, notePostgresSkip, TEST_DATABASE_URL } from "../helpers/server.js";
 import { postStream } from "../helpers/sse.js";
 
@@ -23,26 +27,9 @@ import { postStream } from "../helpers/sse.js";
  */
 notePostgresSkip();
 
-type Proc = { name: string; child: ChildProcess; url: string; output: () => string };
+type Proc = PagewrightProcess;
 
 const SECRET = "scale-test-secret-key-0123456789";
-
-/** The same URL on another database. */
-const withDatabase = (url: string, database: string) => {
-  const parsed = new URL(url);
-  parsed.pathname = `/${database}`;
-  return parsed.toString();
-};
-
-async function admin<T>(fn: (client: pg.Client) => Promise<T>): Promise<T> {
-  const client = new pg.Client({ connectionString: TEST_DATABASE_URL });
-  await client.connect();
-  try {
-    return await fn(client);
-  } finally {
-    await client.end();
-  }
-}
 
 async function waitFor<T>(what: string, probe: () => Promise<T | undefined | false>, timeoutMs = 60_000): Promise<T> {
   const end = Date.now() + timeoutMs;
@@ -55,7 +42,7 @@ async function waitFor<T>(what: string, probe: () => Promise<T | undefined | fal
 }
 
 describe.skipIf(!TEST_DATABASE_URL)("one web and two worker processes on PostgreSQL", () => {
-  const database = `pw_scale_${crypto.randomBytes(4).toString("hex")}`;
+  let scratch: Awaited<ReturnType<typeof scratchDatabase>>;
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "pagewright-scale-"));
   let databaseUrl: string;
   let s3: Awaited<ReturnType<typeof startS3Receiver>>;
@@ -66,69 +53,23 @@ describe.skipIf(!TEST_DATABASE_URL)("one web and two worker processes on Postgre
   let db: pg.Client;
   let boss: PgBoss;
 
-  function start(role: "web" | "worker", name: string): Promise<Proc> {
-    const child = spawn(process.execPath, ["--import", "tsx", "src/main.ts", role], {
-      env: {
-        PATH: process.env.PATH ?? "",
-        HOME: process.env.HOME ?? "",
-        DATABASE_URL: databaseUrl,
-        FILES_URL: "s3://scale/files",
-        S3_ENDPOINT: s3.endpoint,
-        S3_ACCESS_KEY_ID: s3.credentials.accessKeyId,
-        S3_SECRET_ACCESS_KEY: s3.credentials.secretAccessKey,
-        DATA_DIR: path.join(dataDir, name),
-        PORT: "0",
-        HOST: "127.0.0.1",
-        ADMIN_USERNAME: ADMIN.username,
-        ADMIN_PASSWORD: ADMIN.password,
-        SECRET_KEY: SECRET,
-        WORKER_COUNT: "2",
-        RUN_STALE_SECONDS: "15",
-        LOG_LEVEL: "info",
-      },
-      stdio: ["ignore", "pipe", "pipe"],
-      // Its own process group: a SIGKILL to the group takes its Chromium along.
-      detached: true,
+  const start = (role: "web" | "worker", name: string) =>
+    startPagewrightProcess(role, name, {
+      DATABASE_URL: databaseUrl,
+      FILES_URL: "s3://scale/files",
+      S3_ENDPOINT: s3.endpoint,
+      S3_ACCESS_KEY_ID: s3.credentials.accessKeyId,
+      S3_SECRET_ACCESS_KEY: s3.credentials.secretAccessKey,
+      DATA_DIR: path.join(dataDir, name),
+      SECRET_KEY: SECRET,
+      WORKER_COUNT: "2",
+      RUN_STALE_SECONDS: "15",
     });
-    let output = "";
-    child.stdout?.on("data", (chunk: Buffer) => {
-      output += chunk.toString();
-    });
-    child.stderr?.on("data", (chunk: Buffer) => {
-      output += chunk.toString();
-    });
-    return new Promise((resolve, reject) => {
-      const timer = setTimeout(() => reject(new Error(`${name} did not start:\n${output}`)), 60_000);
-      const check = setInterval(() => {
-        const match = /listening on (http:\/\/localhost:\d+)|health check on (http:\/\/[\d.]+:\d+)/.exec(output);
-        if (match) {
-          clearInterval(check);
-          clearTimeout(timer);
-          resolve({ name, child, url: match[1] ?? match[2], output: () => output });
-        }
-      }, 50);
-      child.once("exit", (code) => {
-        clearInterval(check);
-        clearTimeout(timer);
-        reject(new Error(`${name} exited with ${code}:\n${output}`));
-      });
-    });
-  }
-
-  const stopProc = async (proc: Proc, signal: NodeJS.Signals = "SIGTERM") => {
-    if (proc.child.exitCode !== null || proc.child.signalCode !== null) return;
-    const exited = new Promise((r) => proc.child.once("exit", r));
-    try {
-      process.kill(-(proc.child.pid ?? 0), signal);
-    } catch {
-      proc.child.kill(signal);
-    }
-    await exited;
-  };
+  const stopProc = stopPagewrightProcess;
 
   beforeAll(async () => {
-    await admin((c) => c.query(`create database ${database}`));
-    databaseUrl = withDatabase(TEST_DATABASE_URL ?? "", database);
+    scratch = await scratchDatabase(TEST_DATABASE_URL ?? "", "pw_scale");
+    databaseUrl = scratch.url;
     [s3, site] = await Promise.all([startS3Receiver("scale"), startTestSite()]);
     // The web process first: it applies the migrations and makes the admin.
     web = await start("web", "web");
@@ -147,8 +88,8 @@ describe.skipIf(!TEST_DATABASE_URL)("one web and two worker processes on Postgre
     await Promise.all([web, ...workers].filter(Boolean).map((p) => stopProc(p)));
     await site?.stop();
     await s3?.stop();
-    // Connections of killed processes may linger for a moment.
-    await admin((c) => c.query(`drop database if exists ${database} with (force)`)).catch(() => undefined);
+    // Forced: connections of killed processes may linger for a moment.
+    await scratch?.drop();
     fs.rmSync(dataDir, { recursive: true, force: true });
   }, 60_000);
 
