@@ -5,6 +5,7 @@ import { ConfigError, loadConfig } from "./config/config.js";
 import { createLogger } from "./logger.js";
 import { startServer } from "./server.js";
 import { migrate, openStorage } from "./storage/db.js";
+import { MigrateDataError, migrateData } from "./storage/migrate-data.js";
 import { createUsersRepository } from "./storage/repositories/users-repository.js";
 import { VERSION } from "./version.js";
 
@@ -20,6 +21,7 @@ Commands:
   web       Start the web server only (scale-out, PostgreSQL)
   worker    Start the scheduler and capture workers only (scale-out, PostgreSQL)
   migrate   Apply database migrations and exit
+  migrate-data  Copy every row to a new PostgreSQL database: pagewright migrate-data --help
   user      Create a user or set a password: pagewright user --help
 
 Options:
@@ -50,6 +52,17 @@ retried by another after RUN_STALE_SECONDS. Needs DATABASE_URL=postgres://….`,
 
 Applies pending database migrations to the database of DATABASE_URL (or SQLite in DATA_DIR)
 and prints the ones applied.`,
+  "migrate-data": `Usage: pagewright migrate-data --to postgres://…
+
+Copies every row of the configured database (SQLite in DATA_DIR, or DATABASE_URL) into a new,
+empty PostgreSQL database, in one transaction, printing a line per table: the way from the
+embedded mode to the scale-out mode. Stop Pagewright first. Then start it with DATABASE_URL set
+to the new database and the same SECRET_KEY (stored secrets stay encrypted with it). Report
+files are not copied: keep DATA_DIR/files, or copy them into the bucket of FILES_URL
+(e.g. aws s3 sync DATA_DIR/files s3://bucket/prefix).
+
+Options:
+  --to URL   The PostgreSQL database to fill (it is migrated first; it must hold no rows)`,
   user: `Usage: pagewright user --username NAME --password PASS [--system]
 
 Creates a user, or sets the password (and with --system, the system role) of an existing one.
@@ -79,6 +92,7 @@ async function main(argv: string[]): Promise<number> {
       username: { type: "string" },
       password: { type: "string" },
       system: { type: "boolean" },
+      to: { type: "string" },
     },
     strict: true,
   });
@@ -100,6 +114,29 @@ async function main(argv: string[]): Promise<number> {
     process.once("SIGTERM", () => void stop("SIGTERM"));
     process.once("SIGINT", () => void stop("SIGINT"));
     return -1;
+  }
+
+  if (command === "migrate-data") {
+    if (!values.to || !/^postgres(ql)?:\/\//.test(values.to)) {
+      throw new UsageError("migrate-data needs --to postgres://… (a new, empty database)");
+    }
+    const source = await openStorage({ databaseUrl: config.databaseUrl, dataDir: config.dataDir });
+    const target = await openStorage({ databaseUrl: values.to, dataDir: config.dataDir });
+    try {
+      console.log(`copying ${source.description} → ${target.description}`);
+      const copied = await migrateData(source, target, (line) => console.log(line));
+      const total = Object.values(copied).reduce((sum, n) => sum + n, 0);
+      console.log(
+        `done: ${total} rows. Start Pagewright with DATABASE_URL set to the new database and the same SECRET_KEY.`,
+      );
+      return 0;
+    } catch (error) {
+      if (error instanceof MigrateDataError) throw new UsageError(error.message);
+      throw error;
+    } finally {
+      await source.destroy();
+      await target.destroy();
+    }
   }
 
   const storage = await openStorage({ databaseUrl: config.databaseUrl, dataDir: config.dataDir });
