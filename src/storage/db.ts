@@ -7,12 +7,17 @@ import * as m0003 from "./migrations/0003-deliveries.js";
 import * as m0004 from "./migrations/0004-health-indexes.js";
 import * as m0005 from "./migrations/0005-job-secrets.js";
 import * as m0006 from "./migrations/0006-run-firings.js";
+import * as m0007 from "./migrations/0007-observer-keys.js";
 import type { Database } from "./schema.js";
 
 export type DialectName = "sqlite" | "postgres";
 
 export type Storage = {
   db: Kysely<Database>;
+  /** SQLite: the database file (backed up before a migration changes it). */
+  file?: string;
+  /** SQLite: a consistent copy of the live database into `to` (the online backup API). */
+  backup?: (to: string) => Promise<void>;
   dialect: DialectName;
   /** What the start-up log shows: a file path or a URL without its password. */
   description: string;
@@ -38,6 +43,7 @@ const migrations: Record<string, Migration> = {
   "0004-health-indexes": m0004,
   "0005-job-secrets": m0005,
   "0006-run-firings": m0006,
+  "0007-observer-keys": m0007,
 };
 
 const provider: MigrationProvider = { getMigrations: async () => migrations };
@@ -59,7 +65,14 @@ async function openSqlite(dataDir: string): Promise<Storage> {
   database.pragma("foreign_keys = ON");
   database.pragma("busy_timeout = 5000");
   const db = new Kysely<Database>({ dialect: new SqliteDialect({ database }) });
-  return { db, dialect: "sqlite", description: `SQLite ${file}`, destroy: () => db.destroy() };
+  return {
+    db,
+    dialect: "sqlite",
+    file,
+    description: `SQLite ${file}`,
+    backup: (to: string) => database.backup(to).then(() => undefined),
+    destroy: () => db.destroy(),
+  };
 }
 
 async function openPostgres(url: string, schema?: string): Promise<Storage> {
@@ -81,13 +94,55 @@ async function openPostgres(url: string, schema?: string): Promise<Storage> {
   };
 }
 
-/** Applies pending migrations; returns the names applied. Throws on the first failure. */
+/** How many pre-migration copies of a SQLite database are kept in DATA_DIR/backups. */
+export const KEPT_BACKUPS = 3;
+
+/**
+ * Applies pending migrations; returns the names applied. Throws on the first failure. Before a
+ * migration changes an existing SQLite database, a copy goes to DATA_DIR/backups (the newest
+ * three are kept); when the copy cannot be written, no migration runs.
+ */
 export async function migrate(storage: Storage): Promise<string[]> {
   // With a chosen schema, Kysely must look for its own tables there, not in any schema.
   const migrator = new Migrator({ db: storage.db, provider, migrationTableSchema: storage.pgSchema });
+  if (storage.file && storage.backup) {
+    const known = await migrator.getMigrations();
+    const applied = known.filter((m) => m.executedAt);
+    const pending = known.filter((m) => !m.executedAt);
+    if (applied.length > 0 && pending.length > 0) await backupBeforeMigration(storage, pending[0].name);
+  }
   const { error, results } = await migrator.migrateToLatest();
   if (error) throw error instanceof Error ? error : new Error(String(error));
   return (results ?? []).filter((r) => r.status === "Success").map((r) => r.migrationName);
 }
 
 export const migrationNames = Object.keys(migrations);
+
+/** The migrations, for tests that build a database of an older version. */
+export const migrationsForTests = () => migrations;
+
+async function backupBeforeMigration(storage: Storage, firstPending: string) {
+  const folder = path.join(path.dirname(storage.file ?? ""), "backups");
+  const stamp = new Date().toISOString().replace(/[:.]/g, "-");
+  const target = path.join(folder, `pagewright-${stamp}-before-${firstPending}.db`);
+  try {
+    fs.mkdirSync(folder, { recursive: true });
+    await storage.backup?.(target);
+  } catch (error) {
+    try {
+      fs.rmSync(target, { force: true });
+    } catch {
+      // nothing was written there
+    }
+    throw new Error(
+      `could not back up the database to ${folder} before migrating it (${(error as Error).message}); no migration was run`,
+    );
+  }
+  const copies = fs
+    .readdirSync(folder)
+    .filter((name) => /^pagewright-.*-before-.*\.db$/.test(name))
+    .sort();
+  for (const old of copies.slice(0, Math.max(0, copies.length - KEPT_BACKUPS))) {
+    fs.rmSync(path.join(folder, old), { force: true });
+  }
+}
