@@ -12,6 +12,7 @@ import { type BenchOptions, parseOptions, shownUrl, USAGE, UsageError } from "./
 import { integer, kilobytes, ms, ratio, table } from "./lib/report.js";
 import { type BenchServer, DIALECT_LABEL, type Dialect, startBenchServer, stopAll } from "./lib/server.js";
 import { benchReport } from "./report.bench.js";
+import { benchScale, printScale, scaleProblems, scaleRuns, stopScale } from "./scale.bench.js";
 
 const SCENARIO_COUNT = SCENARIO_ORDER.length;
 
@@ -248,6 +249,25 @@ async function main(): Promise<number> {
     problems.push(`captures: ${error instanceof Error ? error.message : String(error)}`);
   }
 
+  // Scale-out: one firing of N runs on 1, then 2 worker processes (needs PostgreSQL).
+  console.log("\nScale-out: worker processes on PostgreSQL\n");
+  if ("skipped" in options.postgres) {
+    console.log(`  skipped: ${options.postgres.skipped}.`);
+  } else {
+    try {
+      const scale = await benchScale({
+        databaseUrl: options.postgres.url,
+        runs: scaleRuns(options.quick, process.env),
+        log: (line) => console.log(line),
+      });
+      printScale(scale, (line) => console.log(line));
+      problems.push(...scaleProblems(scale));
+    } catch (error) {
+      if (interrupted) return 130;
+      problems.push(`scale-out: ${error instanceof Error ? error.message : String(error)}`);
+    }
+  }
+
   const total = ((performance.now() - started) / 1000).toFixed(0);
   if (problems.length) {
     console.error(`\nFAILED after ${total} s:`);
@@ -266,6 +286,7 @@ for (const signal of ["SIGINT", "SIGTERM"] as const) {
     console.error(`\n${signal}: stopping the servers and removing their data …`);
     void stopLoads()
       .then(stopAll)
+      .then(stopScale)
       .finally(() => {
         console.error("stopped.");
         process.exit(130);
@@ -283,6 +304,7 @@ main().then(
     console.error(error);
     await stopLoads();
     await stopAll();
+    await stopScale();
     process.exit(1);
   },
 );

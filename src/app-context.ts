@@ -1,11 +1,14 @@
 import { EventEmitter } from "node:events";
 import path from "node:path";
 import type { Logger } from "pino";
+import { createAuditLog } from "./audit/audit-log.js";
 import { createSecretBox, type SecretBox } from "./auth/secret-box.js";
 import { createBrowserPool } from "./capture/browser-pool.js";
 import type { Config } from "./config/config.js";
 import { createLocalFileStore } from "./files/local-file-store.js";
 import { createS3FileStore } from "./files/s3-file-store.js";
+import { createMetrics } from "./metrics/metrics.js";
+import { countQueuedRuns } from "./metrics/queue-depth.js";
 import { createPgRunEventBus } from "./runs/pg-run-events.js";
 import { createRunEventBus } from "./runs/run-events.js";
 import { createRunWorker } from "./runs/run-worker.js";
@@ -15,6 +18,7 @@ import type { Storage } from "./storage/db.js";
 import { createBlueprintsRepository } from "./storage/repositories/blueprints-repository.js";
 import { createDeliveriesRepository } from "./storage/repositories/deliveries-repository.js";
 import { createJobsRepository, type StoredJob } from "./storage/repositories/jobs-repository.js";
+import { createObserverKeysRepository } from "./storage/repositories/observer-keys-repository.js";
 import { createRunsRepository } from "./storage/repositories/runs-repository.js";
 import { createSecretHoldersRepository } from "./storage/repositories/secret-holders-repository.js";
 import { createSessionsRepository } from "./storage/repositories/sessions-repository.js";
@@ -49,13 +53,18 @@ export function createAppContext(input: {
     : createLocalFileStore(path.join(config.dataDir, "files"));
   const interfaces = createSecretHoldersRepository(db, dialect, "delivery_interfaces", box);
   const deliveries = createDeliveriesRepository(db);
+  // Per context, not prom-client's global registry: tests run many servers in one process.
+  const metrics = createMetrics({
+    queueDepth: () => countQueuedRuns(db),
+    onCollectError: (error) => log.warn({ err: error }, "metrics: could not read the queue depth"),
+  });
   // PostgreSQL is the scale-out mode: other processes share the queue, the clock and the events.
   const shared = dialect === "postgres" && config.databaseUrl !== undefined;
   const runEvents = shared
     ? createPgRunEventBus({ storage, connectionString: config.databaseUrl ?? "", runs, log })
     : createRunEventBus();
   const jobEvents: JobEvents = new EventEmitter();
-  const pool = createBrowserPool({ chromiumPath: config.chromiumPath, log });
+  const pool = createBrowserPool({ chromiumPath: config.chromiumPath, log, metrics });
   const worker = createRunWorker({
     jobs,
     interfaces,
@@ -72,6 +81,7 @@ export function createAppContext(input: {
     maxCaptureMs: input.maxCaptureMs,
     shared,
     staleAfterMs: config.runStaleSeconds * 1000,
+    metrics,
   });
   const firing = { jobs, runs, log, onRunQueued: () => worker.notify() };
   const scheduler = shared
@@ -91,10 +101,12 @@ export function createAppContext(input: {
     box,
     users: createUsersRepository(db),
     sessions: createSessionsRepository(db),
+    observerKeys: createObserverKeysRepository(db),
     spaces: createSpacesRepository(db),
     jobs,
     runs,
     blueprints: createBlueprintsRepository(db),
+    audit: createAuditLog(db, (error) => log.error({ err: error }, "could not write an audit log entry")),
     interfaces,
     deliveries,
     providers,
@@ -104,5 +116,6 @@ export function createAppContext(input: {
     pool,
     worker,
     scheduler,
+    metrics,
   };
 }

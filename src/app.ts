@@ -13,9 +13,15 @@ import { createOriginGuard } from "./auth/origin-guard.js";
 import { filesRoutes } from "./files/files.routes.js";
 import { guideRoutes } from "./guide/guide.routes.js";
 import { healthRoutes } from "./health/health.routes.js";
-import { registerErrorHandling } from "./http/error-handler.js";
+import { answerClientError, answerFrameworkError, registerErrorHandling } from "./http/error-handler.js";
+import { refuseUnstorableText } from "./http/validate.js";
+import { registerHttpMetrics } from "./metrics/http-metrics.js";
+import { metricsRoutes } from "./metrics/metrics.routes.js";
 import { aiProvidersUiRoutes } from "./ui-api/ai-providers/ai-providers.routes.js";
+import { auditRoutes } from "./ui-api/audit/audit.routes.js";
+import { backupRoutes } from "./ui-api/backup/backup.routes.js";
 import { deliveryInterfacesUiRoutes } from "./ui-api/delivery-interfaces/delivery-interfaces.routes.js";
+import { observerKeysRoutes } from "./ui-api/observer-keys/observer-keys.routes.js";
 import { reportPreviewUiRoutes } from "./ui-api/report-preview/report-preview.routes.js";
 import { runsUiRoutes } from "./ui-api/runs/runs.routes.js";
 import { healthAlertsSettingsRoutes } from "./ui-api/settings/health-alerts.routes.js";
@@ -37,6 +43,9 @@ export async function buildApp(ctx: AppContext): Promise<FastifyInstance> {
     // On stop, runs have had their grace period already: open keep-alive and stream connections
     // are closed rather than waited for (up to 72 s otherwise).
     forceCloseConnections: true,
+    // Refusals before routing (bad URL, over-long parameter, unparsable request) in DESIGN.md's shape too.
+    frameworkErrors: answerFrameworkError,
+    clientErrorHandler: answerClientError,
     // Request ids in logs, but never a request body (it may hold passwords).
     logController: new LogController({
       disableRequestLogging: ctx.config.logLevel !== "debug" && ctx.config.logLevel !== "trace",
@@ -46,6 +55,8 @@ export async function buildApp(ctx: AppContext): Promise<FastifyInstance> {
   // Bodies are JSON only: a text/plain body is a 415 that says so, not a confusing type error.
   app.removeContentTypeParser("text/plain");
   registerErrorHandling(app);
+  app.addHook("preValidation", refuseUnstorableText);
+  registerHttpMetrics(app, ctx.metrics);
   app.addHook("onRequest", createOriginGuard(ctx.config.publicUrl));
   app.addHook("onSend", async (_request, reply) => {
     reply.header("x-content-type-options", "nosniff");
@@ -65,6 +76,8 @@ export async function buildApp(ctx: AppContext): Promise<FastifyInstance> {
   deliveryInterfacesUiRoutes(app, ctx);
   aiProvidersUiRoutes(app, ctx);
   runsUiRoutes(app, ctx);
+  auditRoutes(app, ctx);
+  backupRoutes(app, ctx);
   uploadsUiRoutes(app, ctx);
   reportPreviewUiRoutes(app, ctx);
   guideRoutes(app, ctx);
@@ -79,6 +92,8 @@ export async function buildApp(ctx: AppContext): Promise<FastifyInstance> {
     }
   });
   healthAlertsSettingsRoutes(app, ctx);
+  observerKeysRoutes(app, ctx);
+  metricsRoutes(app, ctx);
   uiRoutes(app, ctx);
   return app;
 }

@@ -1,7 +1,12 @@
 #!/usr/bin/env node
+import fs from "node:fs";
 import { parseArgs } from "node:util";
+import { createAppContext } from "./app-context.js";
 import { hashPassword } from "./auth/passwords.js";
+import { resolveSecretKey } from "./auth/secret-box.js";
+import { exportData, importData } from "./backup/export-import.js";
 import { ConfigError, loadConfig } from "./config/config.js";
+import { HttpError } from "./errors.js";
 import { createLogger } from "./logger.js";
 import { startServer } from "./server.js";
 import { migrate, openStorage } from "./storage/db.js";
@@ -21,6 +26,8 @@ Commands:
   web       Start the web server only (scale-out, PostgreSQL)
   worker    Start the scheduler and capture workers only (scale-out, PostgreSQL)
   migrate   Apply database migrations and exit
+  export    Write everything but files as one JSON document: pagewright export --help
+  import    Restore an export (replaces everything): pagewright import --help
   migrate-data  Copy every row to a new PostgreSQL database: pagewright migrate-data --help
   user      Create a user or set a password: pagewright user --help
 
@@ -52,6 +59,25 @@ retried by another after RUN_STALE_SECONDS. Needs DATABASE_URL=postgres://….`,
 
 Applies pending database migrations to the database of DATABASE_URL (or SQLite in DATA_DIR)
 and prints the ones applied.`,
+  export: `Usage: pagewright export [--runs] [--out FILE]
+
+Writes users, spaces, members, jobs, blueprints, delivery interfaces and AI providers (their
+secrets still encrypted with SECRET_KEY), observer keys, settings and the audit log as one JSON
+document, to FILE or standard output. Report files are not included (back up DATA_DIR/files or
+the bucket of FILES_URL). Keep SECRET_KEY with it: an import needs the same key.
+
+Options:
+  --runs        Include run history (runs and delivery records)
+  --out FILE    Write to FILE instead of standard output`,
+  import: `Usage: pagewright import --file FILE
+
+Restores an export: the whole document is checked first (a file of an older Pagewright is
+upgraded on the way in), then every table is replaced in one transaction, or nothing changes and
+each problem is named. Sessions end. Refused while another import runs. Needs the SECRET_KEY the
+export was made with.
+
+Options:
+  --file FILE   The export document ("-" for standard input)`,
   "migrate-data": `Usage: pagewright migrate-data --to postgres://…
 
 Copies every row of the configured database (SQLite in DATA_DIR, or DATABASE_URL) into a new,
@@ -93,6 +119,9 @@ async function main(argv: string[]): Promise<number> {
       password: { type: "string" },
       system: { type: "boolean" },
       to: { type: "string" },
+      runs: { type: "boolean" },
+      out: { type: "string" },
+      file: { type: "string" },
     },
     strict: true,
   });
@@ -114,6 +143,50 @@ async function main(argv: string[]): Promise<number> {
     process.once("SIGTERM", () => void stop("SIGTERM"));
     process.once("SIGINT", () => void stop("SIGINT"));
     return -1;
+  }
+
+  if (command === "export" || command === "import") {
+    const secret = resolveSecretKey(config.secretKey, config.dataDir);
+    const storage = await openStorage({ databaseUrl: config.databaseUrl, dataDir: config.dataDir });
+    try {
+      await migrate(storage);
+      const ctx = createAppContext({ config, storage, secretKey: secret.key, log });
+      if (command === "export") {
+        const text = JSON.stringify(await exportData(ctx, { runs: values.runs === true }));
+        if (values.out) {
+          fs.writeFileSync(values.out, text);
+          console.error(`exported ${storage.description} to ${values.out} (${Math.round(text.length / 1024)} kB)`);
+        } else process.stdout.write(`${text}\n`);
+        return 0;
+      }
+      if (!values.file) throw new UsageError("import needs --file FILE (or --file - for standard input)");
+      const text = fs.readFileSync(values.file === "-" ? 0 : values.file, "utf8");
+      let document: unknown;
+      try {
+        document = JSON.parse(text);
+      } catch (error) {
+        throw new UsageError(`${values.file} is not JSON: ${(error as Error).message}`);
+      }
+      try {
+        const counts = await importData(ctx, document);
+        for (const [table, count] of Object.entries(counts))
+          console.log(`${table}: ${count} row${count === 1 ? "" : "s"}`);
+        console.log(`imported into ${storage.description}`);
+        return 0;
+      } catch (error) {
+        if (error instanceof HttpError) {
+          const issues = (error.body.issues as { path: (string | number)[]; message: string }[] | undefined) ?? [];
+          throw new UsageError(
+            issues.length
+              ? `the file was not imported:\n${issues.map((i) => `  ${i.path.join(".") || "file"}: ${i.message}`).join("\n")}`
+              : `the file was not imported: ${error.message}`,
+          );
+        }
+        throw error;
+      }
+    } finally {
+      await storage.destroy();
+    }
   }
 
   if (command === "migrate-data") {

@@ -6,6 +6,7 @@ import { resolveSecretKey } from "./auth/secret-box.js";
 import { CHROMIUM_INSTALL_HINT, findChromium } from "./capture/chromium.js";
 import { type Config, ConfigError } from "./config/config.js";
 import { createHealthMonitor } from "./health/health-monitor.js";
+import { metricsRoutes } from "./metrics/metrics.routes.js";
 import { deleteExpiredRuns } from "./runs/retention-cleanup.task.js";
 import { migrate, openStorage } from "./storage/db.js";
 import { ensureFirstStart } from "./storage/first-start.js";
@@ -13,10 +14,11 @@ import { VERSION } from "./version.js";
 
 export type RunningServer = { app: FastifyInstance; ctx: AppContext; url: string; stop(): Promise<void> };
 
-/** A worker's only HTTP: whether it is alive, and how busy. */
+/** A worker's only HTTP: whether it is alive, and how busy; and its metrics (runs happen here). */
 async function buildWorkerApp(ctx: AppContext): Promise<FastifyInstance> {
-  const app = Fastify({ logger: false });
+  const app = Fastify({ logger: false, trustProxy: ctx.config.trustedProxies ?? false });
   app.get("/healthz", async () => ({ ok: true, role: "worker", version: VERSION, active: ctx.worker.active }));
+  metricsRoutes(app, ctx);
   return app;
 }
 
@@ -48,7 +50,9 @@ export async function startServer(config: Config, log: Logger, options: ServerOp
   });
   const applied = await migrate(storage);
   const role = options.role ?? (options.worker === false ? "web" : "all");
-  if (role !== "all" && storage.dialect !== "postgres") {
+  // The commands web and worker share the work through PostgreSQL; tests and benchmarks may run
+  // an HTTP-only server (worker: false) on SQLite.
+  if (options.role && options.role !== "all" && storage.dialect !== "postgres") {
     await storage.destroy();
     throw new ConfigError(
       `pagewright ${role} needs a shared PostgreSQL database (DATABASE_URL=postgres://…); with SQLite, run pagewright serve`,
@@ -62,6 +66,9 @@ export async function startServer(config: Config, log: Logger, options: ServerOp
   const hourly = () => {
     void ctx.sessions.deleteExpired().catch((error) => log.warn({ err: error }, "session cleanup failed"));
     void deleteExpiredRuns(ctx).catch((error) => log.warn({ err: error }, "retention cleanup failed"));
+    void ctx.audit
+      .deleteBefore(new Date(Date.now() - config.auditRetentionDays * 86_400_000))
+      .catch((error) => log.warn({ err: error }, "audit log cleanup failed"));
   };
   const cleanup = setInterval(hourly, 60 * 60 * 1000);
   cleanup.unref();

@@ -22,6 +22,9 @@ const HealthPage = lazy(() => import("./routes/health-page"));
 const SettingsUsersPage = lazy(() => import("./routes/settings-users-page"));
 const SettingsSpacesPage = lazy(() => import("./routes/settings-spaces-page"));
 const SettingsHealthAlertsPage = lazy(() => import("./routes/settings-health-alerts-page"));
+const SettingsObserverKeysPage = lazy(() => import("./routes/settings-observer-keys-page"));
+const SettingsBackupPage = lazy(() => import("./routes/settings-backup-page"));
+const AuditPage = lazy(() => import("./routes/audit-page"));
 const NotFoundPage = lazy(() => import("./routes/not-found-page"));
 
 const theme = createTheme({
@@ -74,6 +77,7 @@ const router = createBrowserRouter([
           { path: "delivery-interfaces", element: <DeliveryInterfacesPage /> },
           { path: "ai-providers", element: <AiProvidersPage /> },
           { path: "templates", element: <TemplatesPage /> },
+          { path: "audit", element: <AuditPage /> },
         ],
       },
       {
@@ -85,6 +89,9 @@ const router = createBrowserRouter([
           { path: "spaces", element: <SettingsSpacesPage /> },
           { path: "health-alerts", element: <SettingsHealthAlertsPage /> },
           { path: "health", element: <HealthPage /> },
+          { path: "observer-keys", element: <SettingsObserverKeysPage /> },
+          { path: "audit", element: <AuditPage /> },
+          { path: "backup", element: <SettingsBackupPage /> },
         ],
       },
       { path: "*", element: <NotFoundPage /> },

@@ -34,6 +34,20 @@ It prints requests/s, p50 and p99 latency, errors and non-2xx answers per scenar
 a ratio to the baseline, and PostgreSQL against SQLite when both ran. It exits 1 when any
 scenario got a non-2xx answer or a connection error (a benchmark of refusals measures nothing).
 
+After the API it runs the other sections, each printing its own figures: the health endpoint
+with a large history, composing a 10-page report, capture throughput, and scale-out.
+
+Scale-out (PostgreSQL only; skipped, saying why, without a URL): on a scratch database beside the
+given one it starts \`pagewright web\` and \`pagewright worker\` as OS processes (WORKER_COUNT=2,
+one shared DATA_DIR), creates N jobs through the web process (each a snapshot of a local test
+page, cron on 1 January), then sends pg-boss the tick of 1 January 2027: one firing of N runs,
+executed by 1 worker process; then it starts a second worker and sends the tick of 2028 (each
+firing follows one of 8 warm-up jobs, so that every worker has launched its Chromium). It
+prints runs/s from the tick to the last run finished, the 2-worker ÷ 1-worker ratio (bounded by
+this machine's cores, which all processes share), the tick's pick-up, and each run's queue wait
+(started − queued, p50 and p99). Only this section:
+  node --import tsx bench/scale.bench.ts [--quick]
+
 Options:
   --quick    ${QUICK_SECONDS} s per scenario (a smoke run); overrides BENCH_SECONDS
   --help     this text
@@ -42,6 +56,7 @@ Environment:
   BENCH_SECONDS        measured seconds per scenario (default 10)
   BENCH_CONNECTIONS    concurrent connections of autocannon (default 10)
   BENCH_JOBS           jobs created before measuring (default 1000)
+  BENCH_SCALE_RUNS     runs per firing in the scale-out section (default 200; 40 with --quick)
   BENCH_DATABASE_URL   postgres://… to benchmark PostgreSQL on (wins over TEST_DATABASE_URL)
   TEST_DATABASE_URL    used when BENCH_DATABASE_URL is unset; with neither, PostgreSQL is skipped
 `;

@@ -1,5 +1,6 @@
 import type { Logger } from "pino";
 import type { Browser, BrowserContext, Page } from "playwright-core";
+import type { Metrics } from "../metrics/metrics.js";
 import { CHROMIUM_INSTALL_HINT, findChromium } from "./chromium.js";
 
 /**
@@ -42,7 +43,12 @@ export const CHROMIUM_ARGS = [
 
 export class ChromiumMissingError extends Error {}
 
-export function createBrowserPool(options: { chromiumPath: string | undefined; log: Logger }): BrowserPool {
+export function createBrowserPool(options: {
+  chromiumPath: string | undefined;
+  log: Logger;
+  /** Counts launches and crashes; none in tools that run no server. */
+  metrics?: Metrics;
+}): BrowserPool {
   let browser: Promise<Browser> | undefined;
   let spare: Promise<CapturePage> | undefined;
   let launches = 0;
@@ -54,10 +60,13 @@ export function createBrowserPool(options: { chromiumPath: string | undefined; l
     const { chromium } = await import("playwright-core");
     launches++;
     const started = await chromium.launch({ executablePath, headless: true, args: CHROMIUM_ARGS });
+    options.metrics?.browserLaunches.inc();
     started.on("disconnected", () => {
       // The next run launches a new one; runs in the dead one fail with the browser's error.
       if (!closed) options.log.warn("Chromium exited; it will be launched again for the next run");
       if (current === started) {
+        // Still the pool's browser: nobody here closed it (close and restartBrowser let go first).
+        if (!closed) options.metrics?.browserCrashes.inc();
         browser = undefined;
         spare = undefined;
       }

@@ -1,5 +1,6 @@
 import path from "node:path";
 import { z } from "zod";
+import { isAddressOrCidr } from "../metrics/allowed-addresses.js";
 
 /**
  * Pagewright is configured only through environment variables. Each option is declared here with
@@ -40,6 +41,8 @@ const EnvSchema = z.object({
   S3_SECRET_ACCESS_KEY: z.string().min(1).optional(),
   /** Path-style addressing (bucket in the path), which MinIO and most other stores need. Default: on with S3_ENDPOINT. */
   S3_FORCE_PATH_STYLE: z.enum(["true", "false"]).optional(),
+  /** Audit log entries older than this are deleted (hourly). */
+  AUDIT_RETENTION_DAYS: z.coerce.number().int().min(1).max(36500).default(365),
   /** A running run whose worker has not given a sign of life for this long is failed and retried. */
   RUN_STALE_SECONDS: z.coerce.number().int().min(15).max(3600).default(60),
   /** Encrypts stored secrets. Unset: generated into DATA_DIR/secret.key on first start. */
@@ -69,8 +72,14 @@ const EnvSchema = z.object({
   HEALTH_ANONYMOUS: z.enum(["summary", "full"]).default("summary"),
   /** Hosts the report renderer may load even when they resolve to private addresses. */
   REPORT_ALLOWED_HOSTS: z.string().default(""),
-  /** Addresses (IPs or CIDRs, comma-separated) that may read /metrics without a key. */
-  METRICS_ALLOW: z.string().default(""),
+  /** Addresses (IPs or CIDRs, comma-separated) that may read /metrics without a key. Default: none. */
+  METRICS_ALLOW: z
+    .string()
+    .refine(
+      (value) => list(value).every(isAddressOrCidr),
+      "IP addresses or CIDRs, comma-separated (such as 127.0.0.1,10.0.0.0/8)",
+    )
+    .default(""),
 });
 
 export type Config = {
@@ -81,6 +90,7 @@ export type Config = {
   databaseUrl: string | undefined;
   filesUrl: string | undefined;
   runStaleSeconds: number;
+  auditRetentionDays: number;
   s3: {
     endpoint: string | undefined;
     region: string;
@@ -148,6 +158,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     databaseUrl: e.DATABASE_URL,
     filesUrl: e.FILES_URL,
     runStaleSeconds: e.RUN_STALE_SECONDS,
+    auditRetentionDays: e.AUDIT_RETENTION_DAYS,
     s3: {
       endpoint: e.S3_ENDPOINT,
       region: e.S3_REGION,

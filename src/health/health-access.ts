@@ -3,11 +3,13 @@ import type { FastifyRequest } from "fastify";
 import type { AppContext } from "../app-context.js";
 import { currentUser } from "../auth/access.js";
 import { createLoginLimit } from "../auth/login-limit.js";
+import { BEARER_CHALLENGE, observerCredential } from "../auth/observer-key.js";
 import { DUMMY_HASH, verifyPassword } from "../auth/passwords.js";
 
 /**
  * Who may see the full health listing: a system user, by session cookie or by HTTP Basic with a
- * system user's user name and password (what a monitor sends); everyone when HEALTH_ANONYMOUS is
+ * system user's user name and password (what a monitor sends), or an observer key
+ * (`Authorization: Bearer <key>`, see auth/observer-key.ts); everyone when HEALTH_ANONYMOUS is
  * `full`. Anyone else, a signed-in non-system user included, gets the summary. Credentials that
  * are sent and wrong are refused with 401, so that a monitor notices a changed password instead
  * of silently reading the summary.
@@ -22,10 +24,17 @@ export type HealthAccessDecision =
 export const BASIC_CACHE_MS = 60_000;
 const BASIC_CACHE_MAX = 1000;
 
+const BASIC_CHALLENGE = 'Basic realm="Pagewright health", charset="UTF-8"';
+
 const UNAUTHORIZED = {
+  refused: { status: 401, headers: { "www-authenticate": BASIC_CHALLENGE }, body: { error: "unauthorized" } },
+} as const satisfies HealthAccessDecision;
+
+/** A wrong or revoked observer key: both schemes are offered, Basic first as before (RFC 9110 §11.6.1). */
+const BEARER_UNAUTHORIZED = {
   refused: {
     status: 401,
-    headers: { "www-authenticate": 'Basic realm="Pagewright health", charset="UTF-8"' },
+    headers: { "www-authenticate": `${BASIC_CHALLENGE}, ${BEARER_CHALLENGE}` },
     body: { error: "unauthorized" },
   },
 } as const satisfies HealthAccessDecision;
@@ -51,7 +60,8 @@ export function createHealthAccess(ctx: AppContext) {
   async function basic(request: FastifyRequest, encoded: string): Promise<HealthAccessDecision> {
     const decoded = Buffer.from(encoded, "base64").toString("utf8");
     const colon = decoded.indexOf(":");
-    if (colon <= 0) return UNAUTHORIZED;
+    // No user name holds NUL, and PostgreSQL refuses it in a query (a 500 rather than a 401).
+    if (colon <= 0 || decoded.includes("\u0000")) return UNAUTHORIZED;
     const username = decoded.slice(0, colon);
     const password = decoded.slice(colon + 1);
     const key = crypto.createHash("sha256").update(decoded).digest("hex");
@@ -91,9 +101,13 @@ export function createHealthAccess(ctx: AppContext) {
       const authorization = request.headers.authorization;
       if (authorization !== undefined) {
         const match = /^Basic\s+([A-Za-z0-9+/=_-]+)\s*$/i.exec(authorization);
+        if (match) return basic(request, match[1]);
+        // An observer key (Bearer) reads the full listing; a wrong or revoked one is refused.
+        const observer = await observerCredential(ctx.observerKeys, request);
+        if (observer === "valid") return { view: "full" };
         // Credentials of another scheme are wrong credentials here too; and wrong credentials
         // are refused even when HEALTH_ANONYMOUS=full would show the listing without any.
-        return match ? basic(request, match[1]) : UNAUTHORIZED;
+        return observer === "invalid" ? BEARER_UNAUTHORIZED : UNAUTHORIZED;
       }
       if (ctx.config.healthAnonymous === "full") return { view: "full" };
       const user = await currentUser(ctx, request);

@@ -1,4 +1,6 @@
-import type { FastifyError, FastifyInstance } from "fastify";
+import http from "node:http";
+import type { Socket } from "node:net";
+import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
 import { HttpError } from "../errors.js";
 
 /** Every failure answers a JSON body of DESIGN.md's shape; none carries a stack trace. */
@@ -30,4 +32,49 @@ export function registerErrorHandling(app: FastifyInstance) {
     return reply.code(500).send({ error: "internal", message: "internal error; see the server log" });
   });
   app.setNotFoundHandler((_request, reply) => reply.code(404).send({ error: "not_found" }));
+}
+
+/**
+ * Fastify's refusals before any route runs (its `frameworkErrors` option), in the same shape:
+ * a malformed percent-encoding is a 400; a path segment over 100 characters is a 404, since no
+ * space name or id is that long (Fastify's own answers are `{"error":"Bad Request",…}`).
+ */
+export function answerFrameworkError(error: FastifyError, request: FastifyRequest, reply: FastifyReply) {
+  switch (error.code) {
+    case "FST_ERR_BAD_URL":
+      return reply.code(400).send({
+        error: "invalid",
+        issues: [{ path: [], code: "invalid_format", message: "the URL has a malformed percent-encoding" }],
+      });
+    case "FST_ERR_MAX_PARAM_LENGTH":
+      return reply.code(404).send({ error: "not_found" });
+  }
+  request.log.error({ err: error }, "request failed");
+  return reply.code(500).send({ error: "internal", message: "internal error; see the server log" });
+}
+
+/**
+ * Requests Node's HTTP parser refuses (headers over 16 KB, malformed, too slow), as Fastify's
+ * default `clientErrorHandler` answers them, but in DESIGN.md's shape. The connection is closed.
+ */
+export function answerClientError(error: NodeJS.ErrnoException, socket: Socket) {
+  // A reset connection has nobody left to answer.
+  if (error.code === "ECONNRESET" || socket.destroyed) return;
+  const [status, body] =
+    error.code === "HPE_HEADER_OVERFLOW"
+      ? [431, { error: "invalid", message: "the request headers are larger than the server accepts" }]
+      : error.code === "ERR_HTTP_REQUEST_TIMEOUT"
+        ? [408, { error: "invalid", message: "the request did not arrive in time" }]
+        : [
+            400,
+            { error: "invalid", issues: [{ path: [], code: "invalid_format", message: "not a valid HTTP request" }] },
+          ];
+  const text = JSON.stringify(body);
+  if (socket.writable) {
+    socket.write(
+      `HTTP/1.1 ${status} ${http.STATUS_CODES[status]}\r\nContent-Length: ${Buffer.byteLength(text)}\r\n` +
+        `Content-Type: application/json; charset=utf-8\r\nConnection: close\r\n\r\n${text}`,
+    );
+  }
+  socket.destroy(error);
 }

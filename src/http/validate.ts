@@ -1,6 +1,7 @@
+import type { FastifyRequest } from "fastify";
 import type { z } from "zod";
 import { invalid } from "../errors.js";
-import { issuesFromZod } from "../schemas/errors.js";
+import { type Issue, issuesFromZod } from "../schemas/errors.js";
 
 /** Parses a request part with its schema; a failure is a 400 naming every failing field. */
 export function parseBody<T extends z.ZodType>(schema: T, value: unknown): z.infer<T> {
@@ -13,3 +14,46 @@ const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 /** Ids in paths are checked before they reach a query or the file system. */
 export const isUuid = (value: string) => UUID.test(value);
+
+/** NUL, or a surrogate without its pair (not Unicode text). */
+const UNSTORABLE = /\u0000|[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/;
+
+/**
+ * A preValidation hook: refuses a JSON body or query string with NUL or an unpaired surrogate in
+ * any string or key. PostgreSQL stores neither (a 500), and a job body holding the JSON escape of
+ * one is stored as text yet breaks every query that reads it as JSON (the health answer, for all).
+ * Walked without recursion, as bodies may nest deep; paths are built only for what is refused.
+ */
+export async function refuseUnstorableText(request: FastifyRequest) {
+  type Node = { value: unknown; key?: string | number; parent?: Node };
+  const pathOf = (node: Node) => {
+    const path: (string | number)[] = [];
+    for (let n: Node | undefined = node; n?.key !== undefined; n = n.parent) path.unshift(n.key);
+    return path;
+  };
+  const issues: Issue[] = [];
+  const refuse = (node: Node) =>
+    issues.push({
+      path: pathOf(node),
+      code: "invalid_format",
+      message: "must not contain NUL (U+0000) or an unpaired surrogate",
+    });
+  const stack: Node[] = [{ value: request.query }];
+  if (!Buffer.isBuffer(request.body)) stack.push({ value: request.body });
+  while (stack.length > 0 && issues.length < 20) {
+    const node = stack.pop() as Node;
+    const { value } = node;
+    if (typeof value === "string") {
+      if (UNSTORABLE.test(value)) refuse(node);
+    } else if (Array.isArray(value)) {
+      for (let i = 0; i < value.length; i++) stack.push({ value: value[i], key: i, parent: node });
+    } else if (typeof value === "object" && value !== null) {
+      for (const [key, child] of Object.entries(value)) {
+        const childNode = { value: child, key, parent: node };
+        if (UNSTORABLE.test(key)) refuse(childNode);
+        stack.push(childNode);
+      }
+    }
+  }
+  if (issues.length > 0) throw invalid(issues);
+}

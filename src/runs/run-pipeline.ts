@@ -6,12 +6,13 @@ import { fileStem } from "../delivery/attachments.js";
 import { deliverRun } from "../delivery/deliver-run.js";
 import { type FileStore, runFileKey } from "../files/file-store.js";
 import { uploadKey } from "../files/uploads.js";
+import type { Metrics } from "../metrics/metrics.js";
 import { type ComposedHtml, composeReportHtml, describeBlockError } from "../report/compose-report.js";
 import { printPdf } from "../report/print-pdf.js";
 import type { JobBody } from "../schemas/job.js";
 import type { DeliveriesRepository } from "../storage/repositories/deliveries-repository.js";
 import type { JobsRepository, StoredJobBody } from "../storage/repositories/jobs-repository.js";
-import type { RunsRepository, StoredRun } from "../storage/repositories/runs-repository.js";
+import { FINISHED_STATES, type RunsRepository, type StoredRun } from "../storage/repositories/runs-repository.js";
 import type { SecretHoldersRepository } from "../storage/repositories/secret-holders-repository.js";
 import type { RunEventBus } from "./run-events.js";
 import { presentRun, runFileUrl } from "./run-presenter.js";
@@ -34,6 +35,8 @@ export type PipelineDeps = {
   log: Logger;
   /** Overridable for tests of the limit. */
   maxCaptureMs?: number;
+  /** Where finished runs, steps and deliveries are counted; none in tools that run no server. */
+  metrics?: Metrics;
 };
 
 /**
@@ -200,7 +203,10 @@ async function reportAndDeliver(
     interfaces: deps.interfaces,
     deliveries: deps.deliveries,
     signal,
-    onRecord: (record) => deps.events.publish(run.id, { event: "delivery", data: record }),
+    onRecord: (record) => {
+      deps.metrics?.deliveriesTotal.inc({ type: record.type, state: record.state });
+      deps.events.publish(run.id, { event: "delivery", data: record });
+    },
   });
   attempt.deliveries = delivered.records;
   if (delivered.state !== "success") {
@@ -241,10 +247,27 @@ async function finish(deps: PipelineDeps, run: StoredRun, result: AttemptResult,
       files: result.files,
       deliveries: result.deliveries,
     })) ?? run;
+  recordRunMetrics(deps.metrics, finished);
   if (finished.state === "failed" && job) await scheduleRetry(deps, finished, job);
   deps.events.publish(run.id, { event: "end", data: streamEndOf(finished) });
   deps.log.info({ runId: run.id, jobId: run.jobId, state: finished.state, ms: finished.durationMs }, "run finished");
   return finished;
+}
+
+/**
+ * Counts a finished run (every attempt, tests included, by its own trigger) with its time and the
+ * time of each step it recorded. Also called for runs that a worker records failed after their
+ * process died, which have no time of their own.
+ */
+export function recordRunMetrics(metrics: Metrics | undefined, run: StoredRun) {
+  if (!metrics || !FINISHED_STATES.includes(run.state)) return;
+  metrics.runsTotal.inc({ state: run.state, trigger: run.trigger });
+  if (run.durationMs !== null) metrics.runDuration.observe(run.durationMs / 1000);
+  for (const step of run.steps as Partial<StepRecord>[]) {
+    if (typeof step.ms === "number" && typeof step.type === "string") {
+      metrics.stepDuration.observe({ type: step.type }, step.ms / 1000);
+    }
+  }
 }
 
 /** A failed attempt of a schedule, manual or retry run is tried again after the job's delay. */

@@ -2,7 +2,7 @@ import crypto from "node:crypto";
 import os from "node:os";
 import type { JobsRepository } from "../storage/repositories/jobs-repository.js";
 import type { StoredRun } from "../storage/repositories/runs-repository.js";
-import { executeRun, type PipelineDeps, scheduleRetry } from "./run-pipeline.js";
+import { executeRun, type PipelineDeps, recordRunMetrics, scheduleRetry } from "./run-pipeline.js";
 
 /**
  * Takes queued runs from the database and executes them, `workerCount` at a time. The runs table
@@ -100,6 +100,7 @@ export function createRunWorker(
             slotsInUse--;
             break;
           }
+          observeQueueWait(run);
           execute(run);
         }
       } while (pollAgain && !stopping);
@@ -174,6 +175,7 @@ export function createRunWorker(
         "the worker running it stopped answering (killed or hung) before the run ended",
       );
       for (const run of stale) {
+        recordRunMetrics(deps.metrics, run);
         const job = await deps.jobs.get(run.space, run.jobId);
         if (job) await scheduleRetry(deps, run, job);
         deps.log.warn(
@@ -200,10 +202,21 @@ export function createRunWorker(
         steps: run.steps,
         snapshots: run.snapshots,
       });
+      if (finished) recordRunMetrics(deps.metrics, finished);
       const job = await deps.jobs.get(run.space, run.jobId);
       if (finished && job) await scheduleRetry(deps, finished, job);
       deps.log.warn({ runId: run.id, jobId: run.jobId }, "run left running by a stopped process: recorded failed");
     }
+  }
+
+  /**
+   * How long a due run waited for a worker: from when it could start (queued, or the end of its
+   * retry delay, which is a wait by design and not the queue's) to its claim.
+   */
+  function observeQueueWait(run: StoredRun) {
+    if (!deps.metrics || !run.startedAt) return;
+    const due = Math.max(Date.parse(run.queuedAt), Date.parse(run.notBefore));
+    deps.metrics.queueWait.observe(Math.max(0, Date.parse(run.startedAt) - due) / 1000);
   }
 
   return worker;

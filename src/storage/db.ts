@@ -8,6 +8,7 @@ import * as m0004 from "./migrations/0004-health-indexes.js";
 import * as m0005 from "./migrations/0005-job-secrets.js";
 import * as m0006 from "./migrations/0006-run-firings.js";
 import * as m0007 from "./migrations/0007-observer-keys.js";
+import * as m0008 from "./migrations/0008-audit.js";
 import type { Database } from "./schema.js";
 
 export type DialectName = "sqlite" | "postgres";
@@ -44,6 +45,7 @@ const migrations: Record<string, Migration> = {
   "0005-job-secrets": m0005,
   "0006-run-firings": m0006,
   "0007-observer-keys": m0007,
+  "0008-audit": m0008,
 };
 
 const provider: MigrationProvider = { getMigrations: async () => migrations };

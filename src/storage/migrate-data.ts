@@ -11,6 +11,7 @@ const TABLES: { name: keyof Database; order: string[] }[] = [
   { name: "spaces", order: ["id"] },
   { name: "space_members", order: ["space_id", "user_id"] },
   { name: "sessions", order: ["id"] },
+  { name: "observer_keys", order: ["id"] },
   { name: "delivery_interfaces", order: ["id"] },
   { name: "ai_providers", order: ["id"] },
   { name: "jobs", order: ["id"] },
@@ -19,6 +20,7 @@ const TABLES: { name: keyof Database; order: string[] }[] = [
   { name: "login_failures", order: ["username", "address", "at"] },
   { name: "runs", order: ["id"] },
   { name: "deliveries", order: ["id"] },
+  { name: "audit_log", order: ["id"] },
 ];
 
 const BATCH = 500;

@@ -12,12 +12,25 @@ import { migrate, migrationNames, openStorage, type Storage } from "./db.js";
  * the schema must change this list (and src/storage/schema.ts) in the same commit.
  */
 const EXPECTED: Record<string, string[]> = {
+  audit_log: [
+    "action",
+    "actor_id",
+    "actor_name",
+    "at",
+    "changes",
+    "id",
+    "space_id",
+    "target_id",
+    "target_name",
+    "target_type",
+  ],
   ai_providers: ["config", "created_at", "id", "name", "secrets", "space_id", "updated_at", "vendor"],
   blueprints: ["body", "created_at", "id", "name", "space_id", "updated_at"],
   deliveries: ["at", "error", "id", "interface_id", "job_id", "run_id", "space_id", "state", "status", "type"],
   delivery_interfaces: ["config", "created_at", "id", "name", "secrets", "space_id", "type", "updated_at"],
   jobs: ["body", "created_at", "cron", "enabled", "id", "name", "secrets", "space_id", "updated_at"],
   login_failures: ["address", "at", "username"],
+  observer_keys: ["created_at", "created_by", "id", "key_hash", "last_used_at", "name"],
   runs: [
     "attempt",
     "deliveries",

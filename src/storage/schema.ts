@@ -17,6 +17,22 @@ export type Database = {
   settings: SettingRow;
   runs: RunRow;
   deliveries: DeliveryRow;
+  observer_keys: ObserverKeyRow;
+  audit_log: AuditRow;
+};
+
+export type AuditRow = {
+  id: string;
+  at: string;
+  space_id: string | null;
+  actor_id: string | null;
+  actor_name: string;
+  action: string;
+  target_type: string;
+  target_id: string;
+  target_name: string;
+  /** JSON: {"after": …} on create, {"fields": {name: {from, to}}} on update, {"before": …} on delete. */
+  changes: string;
 };
 
 export type UserRow = {
@@ -126,4 +142,14 @@ export type DeliveryRow = {
   /** The receiver's answer status (HTTP) or SMTP reply code, when there was one. */
   status: number | null;
   at: string;
+};
+
+export type ObserverKeyRow = {
+  id: string;
+  name: string;
+  /** SHA-256 (hex) of the key: the key itself is shown once, at creation, and never stored. */
+  key_hash: string;
+  created_by: string | null;
+  created_at: string;
+  last_used_at: string | null;
 };

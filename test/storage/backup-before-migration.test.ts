@@ -19,8 +19,8 @@ async function olderDatabase(dataDir: string): Promise<Storage> {
   return storage;
 }
 
-const columnsOfRuns = async (storage: Storage) =>
-  (await sql<{ name: string }>`select name from pragma_table_info('runs')`.execute(storage.db)).rows.map((r) => r.name);
+const appliedMigrations = async (storage: Storage) =>
+  (await sql<{ name: string }>`select name from kysely_migration`.execute(storage.db)).rows.map((r) => r.name);
 
 describe("a copy of the SQLite database before a migration", () => {
   const folders: string[] = [];
@@ -42,13 +42,12 @@ describe("a copy of the SQLite database before a migration", () => {
     const copies = fs.readdirSync(path.join(dataDir, "backups"));
     expect(copies).toHaveLength(1);
     expect(copies[0]).toMatch(new RegExp(`^pagewright-.*-before-${last}\\.db$`));
-    // Opened as a database of its own: the marker is there, the new column is not.
+    // Opened as a database of its own: the marker is there, the last migration is not.
     const { default: SQLite } = await import("better-sqlite3");
     const old = new SQLite(path.join(dataDir, "backups", copies[0]), { readonly: true });
     expect(old.prepare("select value from settings where key = 'marker'").get()).toEqual({ value: '"before"' });
-    expect(old.prepare("select name from pragma_table_info('runs')").all()).not.toContainEqual({
-      name: "scheduled_for",
-    });
+    const appliedInCopy = old.prepare("select name from kysely_migration").all() as { name: string }[];
+    expect(appliedInCopy.map((m) => m.name)).not.toContain(last);
     old.close();
   });
 
@@ -67,7 +66,7 @@ describe("a copy of the SQLite database before a migration", () => {
     // A file where the folder should be: the copy fails.
     fs.writeFileSync(path.join(dataDir, "backups"), "not a folder");
     await expect(migrate(storage)).rejects.toThrow(/could not back up the database .* no migration was run/);
-    expect(await columnsOfRuns(storage)).not.toContain("scheduled_for");
+    expect(await appliedMigrations(storage)).not.toContain(migrationNames[migrationNames.length - 1]);
     await storage.destroy();
   });
 

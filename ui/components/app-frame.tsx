@@ -122,6 +122,7 @@ function SignedInFrame({ context }: { context: Context }) {
               {nav(`${base}/templates`, "Templates")}
               {space.access === "admin" && nav(`${base}/delivery-interfaces`, "Delivery interfaces")}
               {space.access === "admin" && nav(`${base}/ai-providers`, "AI providers")}
+              {space.access === "admin" && nav(`${base}/audit`, "Audit log")}
             </nav>
           )}
           {context.user.systemRole === "system" && (
@@ -133,6 +134,9 @@ function SignedInFrame({ context }: { context: Context }) {
               {nav("/settings/spaces", "Spaces and members")}
               {nav("/settings/health-alerts", "Health alerts")}
               {nav("/settings/health", "Health")}
+              {nav("/settings/observer-keys", "Observer keys")}
+              {nav("/settings/audit", "Audit log (all spaces)")}
+              {nav("/settings/backup", "Backup")}
             </nav>
           )}
           <Stack gap={4} mt="auto">

@@ -140,7 +140,12 @@ function JobEditor(props: {
     mutationFn: () => del(`${spacePath(space.id)}/jobs/${props.jobId}`),
     onSuccess: async () => {
       dirty.current = false;
-      await queryClient.invalidateQueries({ queryKey: keys.jobs(space.id) });
+      // Not the deleted job's own query: this editor still shows it, and asking again would be a 404.
+      const own = keys.job(space.id, props.jobId ?? "");
+      await queryClient.invalidateQueries({
+        queryKey: keys.jobs(space.id),
+        predicate: (query) => query.queryKey[2] !== own[2],
+      });
       navigate(`${base}/jobs`, { replace: true });
     },
   });

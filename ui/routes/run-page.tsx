@@ -50,7 +50,12 @@ function RunDetails({ run }: { run: Run }) {
   const remove = useMutation({
     mutationFn: () => del(`/ui-api/spaces/${encodeURIComponent(space.id)}/runs/${run.id}`),
     onSuccess: async () => {
-      await queryClient.invalidateQueries({ queryKey: keys.runs(space.id) });
+      // Not the deleted run's own query: this page still shows it, and asking again would be a 404.
+      const own = keys.run(space.id, run.id);
+      await queryClient.invalidateQueries({
+        queryKey: keys.runs(space.id),
+        predicate: (query) => query.queryKey[2] !== own[2] || query.queryKey[3] !== own[3],
+      });
       navigate(`${base}/runs`, { replace: true });
     },
   });

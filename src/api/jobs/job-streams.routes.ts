@@ -45,11 +45,20 @@ export function jobStreamRoutes(app: FastifyInstance, ctx: AppContext) {
   app.post<{ Params: SpaceParams & { jobId: string } }>(
     "/api/spaces/:space/jobs/:jobId/run",
     async (request, reply) => {
-      await requireSpaceAccess(ctx, request, request.params.space, "rw");
+      const { user } = await requireSpaceAccess(ctx, request, request.params.space, "rw");
       if (!isUuid(request.params.jobId)) throw notFound();
       const job = await ctx.jobs.get(request.params.space, request.params.jobId);
       if (!job) throw notFound();
       const run = await ctx.runs.create({ space: job.space, jobId: job.id, jobName: job.name, trigger: "manual" });
+      await ctx.audit.record({
+        actor: user,
+        space: job.space,
+        action: "run",
+        type: "job",
+        id: job.id,
+        name: job.name,
+        after: { runId: run.id },
+      });
       streamRun(request, reply, run);
     },
   );

@@ -75,7 +75,11 @@ const encodeCursor = (row: { queued_at: string; id: string }) =>
   Buffer.from(`${row.queued_at}|${row.id}`).toString("base64url");
 export function decodeCursor(cursor: string): { queuedAt: string; id: string } | undefined {
   const [queuedAt, id] = Buffer.from(cursor, "base64url").toString("utf8").split("|");
-  if (!queuedAt || !id || Number.isNaN(Date.parse(queuedAt)) || !/^[0-9a-f-]{36}$/.test(id)) return undefined;
+  // Exactly what encodeCursor writes: Date.parse alone accepts "Jan 1 2024 (\0)", which no
+  // database column holds (PostgreSQL refuses the NUL with an error).
+  if (!/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d{1,6})?Z$/.test(queuedAt ?? "") || !/^[0-9a-f-]{36}$/.test(id ?? "")) {
+    return undefined;
+  }
   return { queuedAt, id };
 }
 

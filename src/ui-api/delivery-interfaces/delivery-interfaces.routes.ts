@@ -1,7 +1,12 @@
 import type { FastifyInstance } from "fastify";
 import type { AppContext } from "../../app-context.js";
 import { requireSpaceAccess } from "../../auth/access.js";
-import { createInterface, deleteInterface, updateInterface } from "../../delivery/delivery-interfaces-service.js";
+import {
+  createInterface,
+  deleteInterface,
+  presentInterface,
+  updateInterface,
+} from "../../delivery/delivery-interfaces-service.js";
 import { sendPlainMessage } from "../../delivery/send-message.js";
 import { invalid, notFound } from "../../errors.js";
 import { isUuid, parseBody } from "../../http/validate.js";
@@ -10,22 +15,42 @@ import {
   DeliveryInterfaceUpdateSchema,
   InterfaceTestSchema,
 } from "../../schemas/delivery-interface.js";
+import type { User } from "../../storage/repositories/users-repository.js";
 
 type Params = { space: string; id: string };
 
 /** Secret-bearing set-up of delivery interfaces: space admins only, never in the agent API. */
+/** An audit entry's target: the interface, named. Its secrets never reach the log (present* leaves them out). */
+const audited = (user: User, space: string, item: { id: string; name: string }) => ({
+  actor: user,
+  space,
+  type: "delivery_interface" as const,
+  id: item.id,
+  name: item.name,
+});
+
 export function deliveryInterfacesUiRoutes(app: FastifyInstance, ctx: AppContext) {
   app.post<{ Params: { space: string } }>("/ui-api/spaces/:space/delivery-interfaces", async (request, reply) => {
-    await requireSpaceAccess(ctx, request, request.params.space, "admin");
+    const { user } = await requireSpaceAccess(ctx, request, request.params.space, "admin");
     const body = parseBody(DeliveryInterfaceCreateSchema, request.body);
-    return reply.code(201).send(await createInterface(ctx, request.params.space, body));
+    const created = await createInterface(ctx, request.params.space, body);
+    await ctx.audit.record({ ...audited(user, request.params.space, created), action: "create", after: created });
+    return reply.code(201).send(created);
   });
 
   app.put<{ Params: Params }>("/ui-api/spaces/:space/delivery-interfaces/:id", async (request) => {
-    await requireSpaceAccess(ctx, request, request.params.space, "admin");
+    const { user } = await requireSpaceAccess(ctx, request, request.params.space, "admin");
     if (!isUuid(request.params.id)) throw notFound();
     const body = parseBody(DeliveryInterfaceUpdateSchema, request.body);
-    return updateInterface(ctx, request.params.space, request.params.id, body);
+    const before = await ctx.interfaces.get(request.params.space, request.params.id);
+    const updated = await updateInterface(ctx, request.params.space, request.params.id, body);
+    await ctx.audit.record({
+      ...audited(user, request.params.space, updated),
+      action: "update",
+      before: before && presentInterface(before),
+      after: updated,
+    });
+    return updated;
   });
 
   /** Sends a test message; e-mail types send it to `recipients` (default: the caller's e-mail). */
@@ -54,9 +79,17 @@ export function deliveryInterfacesUiRoutes(app: FastifyInstance, ctx: AppContext
   });
 
   app.delete<{ Params: Params }>("/ui-api/spaces/:space/delivery-interfaces/:id", async (request, reply) => {
-    await requireSpaceAccess(ctx, request, request.params.space, "admin");
+    const { user } = await requireSpaceAccess(ctx, request, request.params.space, "admin");
     if (!isUuid(request.params.id)) throw notFound();
+    const before = await ctx.interfaces.get(request.params.space, request.params.id);
     await deleteInterface(ctx, request.params.space, request.params.id);
+    if (before) {
+      await ctx.audit.record({
+        ...audited(user, request.params.space, before),
+        action: "delete",
+        before: { name: before.name },
+      });
+    }
     return reply.code(204).send();
   });
 }

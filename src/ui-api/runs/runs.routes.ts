@@ -10,7 +10,7 @@ export function runsUiRoutes(app: FastifyInstance, ctx: AppContext) {
   app.delete<{ Params: { space: string; runId: string } }>(
     "/ui-api/spaces/:space/runs/:runId",
     async (request, reply) => {
-      await requireSpaceAccess(ctx, request, request.params.space, "rw");
+      const { user } = await requireSpaceAccess(ctx, request, request.params.space, "rw");
       if (!isUuid(request.params.runId)) throw notFound();
       const run = await ctx.runs.getInSpace(request.params.space, request.params.runId);
       if (!run) throw notFound();
@@ -18,6 +18,15 @@ export function runsUiRoutes(app: FastifyInstance, ctx: AppContext) {
         throw conflict(`the run is ${run.state}; it can be deleted when it has ended`);
       }
       await removeRuns(ctx, [run.id]);
+      await ctx.audit.record({
+        actor: user,
+        space: run.space,
+        action: "delete",
+        type: "run",
+        id: run.id,
+        name: run.jobName,
+        before: { job: run.jobName, trigger: run.trigger, state: run.state, queuedAt: run.queuedAt },
+      });
       return reply.code(204).send();
     },
   );

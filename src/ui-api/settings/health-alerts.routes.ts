@@ -18,11 +18,22 @@ export function healthAlertsSettingsRoutes(app: FastifyInstance, ctx: AppContext
   });
 
   app.put("/ui-api/admin/settings/health-alerts", async (request) => {
-    await requireSystemUser(ctx, request);
+    const actor = await requireSystemUser(ctx, request);
     const settings = parseBody(HealthAlertsSettingsSchema, request.body);
     const issues = await checkHealthAlertsSettings(ctx, settings);
     if (issues.length > 0) throw invalid(issues);
+    const before = await readHealthAlertsSettings(ctx.storage.db);
     await saveHealthAlertsSettings(ctx.storage.db, settings);
+    await ctx.audit.record({
+      actor,
+      space: null,
+      action: "update",
+      type: "setting",
+      id: "health-alerts",
+      name: "Health alerts",
+      before,
+      after: settings,
+    });
     return settings;
   });
 }

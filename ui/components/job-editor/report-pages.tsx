@@ -324,6 +324,7 @@ function Cell(props: Common & { blocks: Loose[]; path: string; onChange: (blocks
             data={BLOCK_OPTIONS}
             value={adding}
             onChange={setAdding}
+            allowDeselect={false}
             w={150}
           />
           <Button

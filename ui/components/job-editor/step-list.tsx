@@ -128,6 +128,7 @@ export function StepList({ steps, list }: { steps: Loose[]; list: StepPath }) {
               data={TYPE_OPTIONS}
               value={adding}
               onChange={setAdding}
+              allowDeselect={false}
               searchable
               w={260}
             />
