@@ -12,6 +12,7 @@ import { countQueuedRuns } from "./metrics/queue-depth.js";
 import { createPgRunEventBus } from "./runs/pg-run-events.js";
 import { createRunEventBus } from "./runs/run-events.js";
 import { createRunWorker } from "./runs/run-worker.js";
+import { createBoss, RUN_QUEUE } from "./scale/boss.js";
 import { createClusterScheduler } from "./scheduler/cluster-scheduler.js";
 import { createScheduler } from "./scheduler/scheduler.js";
 import type { Storage } from "./storage/db.js";
@@ -46,7 +47,18 @@ export function createAppContext(input: {
   const box: SecretBox = createSecretBox(input.secretKey);
   const { db, dialect } = storage;
   const jobs = createJobsRepository(db, dialect, box);
-  const runs = createRunsRepository(db, box);
+  // PostgreSQL is the scale-out mode: other processes share the queue, the clock and the events.
+  const shared = dialect === "postgres" && config.databaseUrl !== undefined;
+  // Tests give every server a schema of its own; pg-boss gets one beside it.
+  const bossSchema = storage.pgSchema ? `${storage.pgSchema}_boss` : "pgboss";
+  const boss = shared ? createBoss({ connectionString: config.databaseUrl ?? "", schema: bossSchema, log }) : undefined;
+  const runs = createRunsRepository(db, box, (run) => {
+    // Until pg-boss runs (commands without a server), the workers' slow look finds the run.
+    if (!boss?.started) return;
+    boss.instance
+      .send(RUN_QUEUE, { runId: run.id }, { startAfter: new Date(run.notBefore), singletonKey: run.id })
+      .catch((error: Error) => log.warn({ err: error, runId: run.id }, "could not send the run to the queue"));
+  });
   const providers = createSecretHoldersRepository(db, dialect, "ai_providers", box);
   const files = config.filesUrl
     ? createS3FileStore(config.filesUrl, config.s3)
@@ -58,8 +70,6 @@ export function createAppContext(input: {
     queueDepth: () => countQueuedRuns(db),
     onCollectError: (error) => log.warn({ err: error }, "metrics: could not read the queue depth"),
   });
-  // PostgreSQL is the scale-out mode: other processes share the queue, the clock and the events.
-  const shared = dialect === "postgres" && config.databaseUrl !== undefined;
   const runEvents = shared
     ? createPgRunEventBus({ storage, connectionString: config.databaseUrl ?? "", runs, log })
     : createRunEventBus();
@@ -82,16 +92,10 @@ export function createAppContext(input: {
     shared,
     staleAfterMs: config.runStaleSeconds * 1000,
     metrics,
+    boss,
   });
   const firing = { jobs, runs, log, onRunQueued: () => worker.notify() };
-  const scheduler = shared
-    ? createClusterScheduler({
-        ...firing,
-        connectionString: config.databaseUrl ?? "",
-        // Tests give every server a schema of its own; pg-boss gets one beside it.
-        bossSchema: storage.pgSchema ? `${storage.pgSchema}_boss` : "pgboss",
-      })
-    : createScheduler({ ...firing, db });
+  const scheduler = boss ? createClusterScheduler({ ...firing, boss, bossSchema }) : createScheduler({ ...firing, db });
   jobEvents.on("changed", (job) => scheduler.jobChanged(job));
   jobEvents.on("deleted", (id) => scheduler.jobDeleted(id));
   return {
@@ -117,5 +121,7 @@ export function createAppContext(input: {
     worker,
     scheduler,
     metrics,
+    /** Scale-out (PostgreSQL): the process's pg-boss; started by the server. */
+    boss,
   };
 }

@@ -74,6 +74,8 @@ export async function startServer(config: Config, log: Logger, options: ServerOp
   cleanup.unref();
   await ctx.runEvents.start();
   const runsWork = role !== "web";
+  // Scale-out: web processes send runs to pg-boss's queue; workers also take them and keep its clock.
+  await ctx.boss?.start(runsWork ? "worker" : "web");
   if (runsWork) {
     await ctx.worker.start();
     await ctx.scheduler.start();
@@ -126,6 +128,7 @@ export async function startServer(config: Config, log: Logger, options: ServerOp
       await healthMonitor.stop();
       await ctx.worker.stop(options.graceMs ?? 30_000);
       await ctx.pool.close();
+      await ctx.boss?.stop();
       await ctx.runEvents.stop();
       await app.close();
       await storage.destroy();

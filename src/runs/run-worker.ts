@@ -1,5 +1,6 @@
 import crypto from "node:crypto";
 import os from "node:os";
+import { type Boss, RUN_QUEUE } from "../scale/boss.js";
 import type { JobsRepository } from "../storage/repositories/jobs-repository.js";
 import type { StoredRun } from "../storage/repositories/runs-repository.js";
 import { executeRun, type PipelineDeps, recordRunMetrics, scheduleRetry } from "./run-pipeline.js";
@@ -25,6 +26,8 @@ export type RunWorker = {
 };
 
 const POLL_MS = 1000;
+/** Scale-out: pg-boss brings the runs; a slow look at the table catches any it could not send. */
+const FALLBACK_POLL_MS = 15_000;
 const HEARTBEAT_MS = 10_000;
 const SWEEP_MS = 15_000;
 
@@ -39,6 +42,8 @@ export function createRunWorker(
     shared?: boolean;
     /** A running run whose worker has not beaten for this long is failed and retried. Default 60 s. */
     staleAfterMs?: number;
+    /** Scale-out: the process's pg-boss, whose run queue brings this worker its runs. */
+    boss?: Boss;
   },
 ): RunWorker {
   const staleAfterMs = deps.staleAfterMs ?? 60_000;
@@ -118,7 +123,8 @@ export function createRunWorker(
       deps.events.onCancel((runId, reason) => running.get(runId)?.controller.abort(new Error(reason)));
       sweeper = setInterval(() => void sweep(), Math.min(SWEEP_MS, staleAfterMs / 2));
       sweeper.unref();
-      timer = setInterval(() => void poll(), POLL_MS);
+      if (deps.boss) await takeFromBoss(deps.boss);
+      timer = setInterval(() => void poll(), deps.boss ? FALLBACK_POLL_MS : POLL_MS);
       timer.unref();
       heartbeat = setInterval(() => {
         void deps.runs.heartbeat(id, [...running.keys()]).catch(() => undefined);
@@ -127,8 +133,9 @@ export function createRunWorker(
       void poll();
     },
     notify() {
-      // A process that does not run the queue (pagewright web) only records runs.
-      if (started && !stopping) void poll();
+      // A process that does not run the queue (pagewright web) only records runs; with pg-boss,
+      // the queue brings them.
+      if (started && !stopping && !deps.boss) void poll();
     },
     async cancel(runId, reason) {
       const active = running.get(runId);
@@ -166,6 +173,37 @@ export function createRunWorker(
       clearInterval(heartbeat);
     },
   };
+
+  /**
+   * Scale-out: WORKER_COUNT pg-boss work loops on the run queue, each taking one run at a time;
+   * pg-boss spreads the runs over every worker process. The run record stays the truth: a job whose
+   * run is no longer queued (taken by the fallback look, cancelled) is simply done.
+   */
+  async function takeFromBoss(boss: Boss) {
+    for (let i = 0; i < deps.workerCount; i++) {
+      await boss.instance.work<{ runId: string }>(
+        RUN_QUEUE,
+        { batchSize: 1, pollingIntervalSeconds: 0.5 },
+        async ([job]) => {
+          if (stopping || !job) return;
+          await acquireSlot();
+          let run: StoredRun | undefined;
+          try {
+            run = await deps.runs.claim(job.data.runId, id);
+          } catch (error) {
+            releaseSlot();
+            throw error;
+          }
+          if (!run) {
+            releaseSlot();
+            return;
+          }
+          execute(run);
+          await running.get(run.id)?.done;
+        },
+      );
+    }
+  }
 
   /** Runs whose worker went quiet (killed, or hung): failed, then retried by their job's policy. */
   async function sweep() {

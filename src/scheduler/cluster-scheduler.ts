@@ -1,5 +1,6 @@
 import { Cron } from "croner";
 import type PgBoss from "pg-boss";
+import type { Boss } from "../scale/boss.js";
 import type { StoredJob } from "../storage/repositories/jobs-repository.js";
 import { type FiringDeps, recordFiring, type Scheduler } from "./scheduler.js";
 
@@ -14,23 +15,12 @@ export const TICK_QUEUE = "pagewright-tick";
  * created, replaced, disabled or deleted on any web process counts from the next minute; the
  * unique firing index makes a firing one run even if a tick were handled twice.
  */
-export function createClusterScheduler(
-  deps: FiringDeps & { connectionString: string; bossSchema: string; searchPath?: string },
-): Scheduler {
+export function createClusterScheduler(deps: FiringDeps & { boss: Boss; bossSchema: string }): Scheduler {
   let boss: PgBoss | undefined;
   return {
     async start() {
-      const { default: PgBossClass } = await import("pg-boss");
-      boss = new PgBossClass({
-        connectionString: deps.connectionString,
-        schema: deps.bossSchema,
-        application_name: "pagewright",
-        max: 3,
-        cronWorkerIntervalSeconds: 2,
-        cronMonitorIntervalSeconds: 15,
-      });
-      boss.on("error", (error) => deps.log.error({ err: error }, "pg-boss"));
-      await boss.start();
+      await deps.boss.start("worker");
+      boss = deps.boss.instance;
       await boss.createQueue(TICK_QUEUE, { name: TICK_QUEUE, retryLimit: 3, retryDelay: 5, expireInSeconds: 300 });
       await boss.schedule(TICK_QUEUE, "* * * * *", {}, { tz: "UTC" });
       await boss.work<{ at?: string }>(
@@ -55,7 +45,7 @@ export function createClusterScheduler(
       return null;
     },
     async stop() {
-      await boss?.stop({ graceful: true, wait: true, timeout: 10_000 });
+      // The process's pg-boss is stopped with the process (server.ts), after the worker.
       boss = undefined;
     },
   };

@@ -144,6 +144,11 @@ describe.skipIf(!TEST_DATABASE_URL)("one web and two worker processes on Postgre
       "select distinct split_part(worker, ':', 2) as worker from runs where trigger = 'schedule'",
     );
     expect(byWorker.rows.length).toBe(2);
+    // Each run reached its worker through pg-boss's queue.
+    const carried = await db.query<{ n: string }>(
+      "select count(*) as n from pgboss.job where name = 'pagewright-run' and state = 'completed'",
+    );
+    expect(Number(carried.rows[0].n)).toBeGreaterThanOrEqual(20 * FIRINGS.length);
   }, 180_000);
 
   it("follows a job changed on the web process at the next tick", async () => {

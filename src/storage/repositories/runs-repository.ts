@@ -95,7 +95,12 @@ type NewRun = {
   state?: RunState;
 };
 
-export function createRunsRepository(db: Kysely<Database>, box: SecretBox) {
+export function createRunsRepository(
+  db: Kysely<Database>,
+  box: SecretBox,
+  /** Told of every queued run recorded (scale-out: it is sent to the workers' pg-boss queue). */
+  onQueued: (run: StoredRun) => void = () => {},
+) {
   const toRun = toRunWith(box);
   const newRow = (input: NewRun): RunRow => {
     const now = nowIso();
@@ -132,7 +137,9 @@ export function createRunsRepository(db: Kysely<Database>, box: SecretBox) {
     async create(input: NewRun): Promise<StoredRun> {
       const row = newRow(input);
       await db.insertInto("runs").values(row).execute();
-      return toRun(row);
+      const run = toRun(row);
+      if (run.state === "queued") onQueued(run);
+      return run;
     },
 
     /**
@@ -147,7 +154,10 @@ export function createRunsRepository(db: Kysely<Database>, box: SecretBox) {
         .values(row)
         .onConflict((oc) => oc.columns(["job_id", "scheduled_for"]).doNothing())
         .executeTakeFirst();
-      return Number(result.numInsertedOrUpdatedRows ?? 0) === 1 ? toRun(row) : undefined;
+      if (Number(result.numInsertedOrUpdatedRows ?? 0) !== 1) return undefined;
+      const run = toRun(row);
+      onQueued(run);
+      return run;
     },
 
     async get(id: string): Promise<StoredRun | undefined> {
@@ -231,6 +241,18 @@ export function createRunsRepository(db: Kysely<Database>, box: SecretBox) {
         if (Number(result.numUpdatedRows) === 1) return this.get(candidate.id);
       }
       return undefined;
+    },
+
+    /** Takes queued run `id` for `worker`, or nothing when it is gone, taken or no longer queued. */
+    async claim(id: string, worker: string): Promise<StoredRun | undefined> {
+      const at = nowIso();
+      const result = await db
+        .updateTable("runs")
+        .set({ state: "running", worker, started_at: at, heartbeat_at: at })
+        .where("id", "=", id)
+        .where("state", "=", "queued")
+        .executeTakeFirst();
+      return Number(result.numUpdatedRows) === 1 ? this.get(id) : undefined;
     },
 
     async heartbeat(worker: string, ids: string[]) {
