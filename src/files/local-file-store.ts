@@ -10,8 +10,14 @@ export function createLocalFileStore(root: string): FileStore {
       const file = resolve(key);
       await fs.mkdir(path.dirname(file), { recursive: true });
       const temporary = `${file}.${process.pid}.tmp`;
-      await fs.writeFile(temporary, data);
-      await fs.rename(temporary, file);
+      try {
+        await fs.writeFile(temporary, data);
+        await fs.rename(temporary, file);
+      } catch (error) {
+        // A write cut short (a full disk) must not leave its part behind, taking the space.
+        await fs.rm(temporary, { force: true });
+        throw error;
+      }
     },
     async get(key) {
       try {

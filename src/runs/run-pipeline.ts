@@ -114,6 +114,10 @@ export async function executeRun(deps: PipelineDeps, run: StoredRun, signal: Abo
       message: `stopped after ${Math.round((deps.maxCaptureMs ?? MAX_CAPTURE_MS) / 60000)} minutes: ${result.error?.message ?? ""}`,
     };
   }
+  // Playwright says only "Target page, context or browser has been closed": name the browser's end.
+  if (result.state === "failed" && !combined.aborted && context.browser()?.isConnected() === false) {
+    result.error = { ...result.error, message: `Chromium exited during the run: ${result.error?.message ?? ""}` };
+  }
   const attempt: AttemptResult = {
     ...result,
     snapshots: result.snapshots.map((s) => ({ name: s.name, file: `${s.name}.png` })),
@@ -121,7 +125,16 @@ export async function executeRun(deps: PipelineDeps, run: StoredRun, signal: Abo
     deliveries: [],
   };
   // A capture that failed or stopped on purpose has nothing to report.
-  if (result.state === "success") await reportAndDeliver(deps, run, job, attempt, pngs, combined);
+  if (result.state === "success") {
+    try {
+      await reportAndDeliver(deps, run, job, attempt, pngs, combined);
+    } catch (error) {
+      // A report that cannot be stored or printed (a full disk, the browser gone) fails the run:
+      // thrown on, it would leave the run `running` with no end until the stale sweep.
+      attempt.state = "failed";
+      attempt.error = { message: `report: ${(error as Error).message.split("\n")[0]}` };
+    }
+  }
   return finish(deps, run, attempt, job);
 }
 

@@ -37,7 +37,15 @@ export function startPagewrightProcess(
   child.stdout?.on("data", collect);
   child.stderr?.on("data", collect);
   return new Promise((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`${name} did not start:\n${output}`)), 60_000);
+    const timer = setTimeout(() => {
+      // Not left running: its process group goes with the failed start.
+      try {
+        process.kill(-(child.pid ?? 0), "SIGKILL");
+      } catch {
+        child.kill("SIGKILL");
+      }
+      reject(new Error(`${name} did not start:\n${output}`));
+    }, 60_000);
     const check = setInterval(() => {
       const match = /listening on (http:\/\/localhost:\d+)|health check on (http:\/\/[\d.]+:\d+)/.exec(output);
       if (match) {

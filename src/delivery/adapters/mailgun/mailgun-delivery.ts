@@ -1,6 +1,6 @@
 import { MailgunConfig } from "../../../schemas/delivery-interface.js";
 import { attachmentsFor } from "../../attachments.js";
-import { type DeliveryAdapter, type DeliveryOutcome, excerpt, failure } from "../../delivery.js";
+import { DELIVERY_TIMEOUT_MS, type DeliveryAdapter, type DeliveryOutcome, excerpt, failure } from "../../delivery.js";
 import { describeFetchError } from "../webhook/webhook-delivery.js";
 
 type Config = { domain: string; region: "us" | "eu"; apiKey: string; from: string; endpoint?: string };
@@ -51,7 +51,8 @@ async function send(
       method: "POST",
       headers: { authorization: `Basic ${Buffer.from(`api:${config.apiKey}`).toString("base64")}` },
       body: form,
-      signal,
+      // One request waits at most the delivery timeout, as the webhook does.
+      signal: AbortSignal.any([signal, AbortSignal.timeout(DELIVERY_TIMEOUT_MS)]),
     });
     const answer = await response.text().catch(() => "");
     if (response.ok) return { state: "sent", target: mail.to, status: response.status, error: null };

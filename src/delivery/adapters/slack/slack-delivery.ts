@@ -1,5 +1,5 @@
 import { SlackConfig } from "../../../schemas/delivery-interface.js";
-import { type DeliveryAdapter, type DeliveryOutcome, excerpt, failure } from "../../delivery.js";
+import { DELIVERY_TIMEOUT_MS, type DeliveryAdapter, type DeliveryOutcome, excerpt, failure } from "../../delivery.js";
 import { describeFetchError } from "../webhook/webhook-delivery.js";
 
 type Config = { webhookUrl: string };
@@ -29,7 +29,8 @@ async function post(config: Config, text: string, signal: AbortSignal): Promise<
       method: "POST",
       headers: { "content-type": "application/json" },
       body: JSON.stringify({ text }),
-      signal,
+      // One request waits at most the delivery timeout, as the webhook does.
+      signal: AbortSignal.any([signal, AbortSignal.timeout(DELIVERY_TIMEOUT_MS)]),
     });
     const answer = await response.text().catch(() => "");
     if (response.ok) return { state: "sent", target, status: response.status, error: null };

@@ -1,5 +1,5 @@
 import { WebhookConfig } from "../../../schemas/delivery-interface.js";
-import { type DeliveryAdapter, type DeliveryOutcome, excerpt, failure } from "../../delivery.js";
+import { DELIVERY_TIMEOUT_MS, type DeliveryAdapter, type DeliveryOutcome, excerpt, failure } from "../../delivery.js";
 
 type Config = {
   url: string;
@@ -58,7 +58,9 @@ async function send(
         ...config.headers,
       },
       body,
-      signal,
+      // One request, one receiver: it waits at most the delivery timeout (the caller's signal
+      // allows a binding three, for adapters that make several requests).
+      signal: AbortSignal.any([signal, AbortSignal.timeout(DELIVERY_TIMEOUT_MS)]),
       redirect: "manual",
     });
     const text = await response.text().catch(() => "");
