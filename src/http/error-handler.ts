@@ -3,13 +3,22 @@ import type { Socket } from "node:net";
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
 import { HttpError } from "../errors.js";
 
+/** PostgreSQL's unique_violation; better-sqlite3's codes for a UNIQUE or PRIMARY KEY refusal. */
+const UNIQUE_VIOLATIONS = new Set(["23505", "SQLITE_CONSTRAINT_UNIQUE", "SQLITE_CONSTRAINT_PRIMARYKEY"]);
+
+/** The body limit of the request's route (uploads and imports take more than the 5 MB default). */
+const bodyLimitOf = (request: FastifyRequest) => request.routeOptions.bodyLimit ?? 5 * 1024 * 1024;
+const megabytes = (bytes: number) => `${Math.round(bytes / (1024 * 1024))} MB`;
+
 /** Every failure answers a JSON body of DESIGN.md's shape; none carries a stack trace. */
 export function registerErrorHandling(app: FastifyInstance) {
   app.setErrorHandler((error: FastifyError | HttpError, request, reply) => {
     if (error instanceof HttpError) return reply.code(error.statusCode).send(error.body);
     switch (error.code) {
       case "FST_ERR_CTP_BODY_TOO_LARGE":
-        return reply.code(413).send({ error: "payload_too_large", message: "the body is larger than 5 MB" });
+        return reply
+          .code(413)
+          .send({ error: "payload_too_large", message: `the body is larger than ${megabytes(bodyLimitOf(request))}` });
       case "FST_ERR_CTP_INVALID_MEDIA_TYPE":
         return reply.code(415).send({ error: "unsupported_media_type", message: "send application/json" });
       case "FST_ERR_CTP_EMPTY_JSON_BODY":
@@ -27,6 +36,11 @@ export function registerErrorHandling(app: FastifyInstance) {
     }
     if (error.statusCode && error.statusCode >= 400 && error.statusCode < 500) {
       return reply.code(error.statusCode).send({ error: "invalid", message: error.message });
+    }
+    // Routes check a name or id is free before they insert it; two requests racing for the same
+    // one both pass that check, and the database's unique constraint refuses the second.
+    if (UNIQUE_VIOLATIONS.has(String((error as { code?: unknown }).code))) {
+      return reply.code(409).send({ error: "conflict", message: "another request took this name or id first" });
     }
     request.log.error({ err: error }, "request failed");
     return reply.code(500).send({ error: "internal", message: "internal error; see the server log" });

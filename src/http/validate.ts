@@ -15,8 +15,9 @@ const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 /** Ids in paths are checked before they reach a query or the file system. */
 export const isUuid = (value: string) => UUID.test(value);
 
-/** NUL, or a surrogate without its pair (not Unicode text). */
-const UNSTORABLE = /\u0000|[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/;
+/** A surrogate without its pair: not Unicode text. */
+const LONE_SURROGATE = /[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/;
+const unstorable = (text: string) => text.includes("\u0000") || LONE_SURROGATE.test(text);
 
 /**
  * A preValidation hook: refuses a JSON body or query string with NUL or an unpaired surrogate in
@@ -28,11 +29,12 @@ export async function refuseUnstorableText(request: FastifyRequest) {
   type Node = { value: unknown; key?: string | number; parent?: Node };
   const pathOf = (node: Node) => {
     const path: (string | number)[] = [];
-    for (let n: Node | undefined = node; n?.key !== undefined; n = n.parent) path.unshift(n.key);
-    return path;
+    for (let n: Node | undefined = node; n?.key !== undefined; n = n.parent) path.push(n.key);
+    return path.reverse();
   };
   const issues: Issue[] = [];
   const refuse = (node: Node) =>
+    issues.length < 20 &&
     issues.push({
       path: pathOf(node),
       code: "invalid_format",
@@ -44,13 +46,14 @@ export async function refuseUnstorableText(request: FastifyRequest) {
     const node = stack.pop() as Node;
     const { value } = node;
     if (typeof value === "string") {
-      if (UNSTORABLE.test(value)) refuse(node);
+      if (unstorable(value)) refuse(node);
     } else if (Array.isArray(value)) {
       for (let i = 0; i < value.length; i++) stack.push({ value: value[i], key: i, parent: node });
     } else if (typeof value === "object" && value !== null) {
-      for (const [key, child] of Object.entries(value)) {
-        const childNode = { value: child, key, parent: node };
-        if (UNSTORABLE.test(key)) refuse(childNode);
+      // Object.keys, not entries: several times faster on objects with very many keys.
+      for (const key of Object.keys(value)) {
+        const childNode = { value: (value as Record<string, unknown>)[key], key, parent: node };
+        if (unstorable(key)) refuse(childNode);
         stack.push(childNode);
       }
     }

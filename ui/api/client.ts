@@ -81,7 +81,7 @@ export type Upload = { id: string; url: string; type: string; bytes: number };
 /** Uploads an image for a report block (≤ 20 MB; the server checks that it is PNG, JPEG, GIF or WebP). */
 export async function uploadImage(space: string, file: Blob): Promise<Upload> {
   if (file.size > 20 * 1024 * 1024) {
-    throw new ApiError(413, { error: "too_large", message: "An image may be at most 20 MB." });
+    throw new ApiError(413, { error: "too_large", message: "an image may be at most 20 MB" });
   }
   let response: Response;
   try {
@@ -125,7 +125,7 @@ export function describeError(error: unknown): string {
   if (status === 403) return "Your access to this space does not allow this.";
   if (status === 404) return "Not found: it may have been deleted.";
   if (status === 409) return body.message ?? "Conflict: it was changed or is in use; reload and try again.";
-  if (status === 413) return body.message ?? "Too large: a body may be at most 5 MB.";
+  if (status === 413) return body.message ? `Too large: ${body.message}.` : "Too large.";
   if (status === 429) return `Too many attempts. Try again in ${formatWait(error.retryAfter ?? 60)}.`;
   if (status >= 500) return "The server failed to answer; see its log.";
   return body.message ?? `The request failed (HTTP ${status}).`;
