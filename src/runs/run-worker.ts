@@ -198,6 +198,7 @@ export function createRunWorker(
             releaseSlot();
             return;
           }
+          observeQueueWait(run);
           execute(run);
           await running.get(run.id)?.done;
         },

@@ -25,7 +25,8 @@ import { startWriteBurst, type TrackedJob, wholeVersionOf } from "./job-writes.j
  * silently." Every write the server answered 2xx must be there whole; every run must end.
  */
 
-const SLOW_MS = 7000;
+// Long enough that the kill lands mid-run even on a loaded machine (the whole suite on 2 cores).
+const SLOW_MS = 25_000;
 const LANES = 50;
 /** The kill comes once this many writes were answered, so that many more are in flight. */
 const KILL_AFTER_ACKED = 120;
