@@ -11,6 +11,7 @@ import { stopLoads } from "./lib/load.js";
 import { type BenchOptions, parseOptions, shownUrl, USAGE, UsageError } from "./lib/options.js";
 import { integer, kilobytes, ms, ratio, table } from "./lib/report.js";
 import { type BenchServer, DIALECT_LABEL, type Dialect, startBenchServer, stopAll } from "./lib/server.js";
+import { benchLoad, loadProblems, loadSettings, printLoad, stopLoadBench } from "./load.bench.js";
 import { benchReport } from "./report.bench.js";
 import { benchScale, printScale, scaleProblems, scaleRuns, stopScale } from "./scale.bench.js";
 
@@ -268,6 +269,18 @@ async function main(): Promise<number> {
     }
   }
 
+  // Load: event streams held open under mixed API traffic, on a server process of its own.
+  try {
+    const settings = loadSettings(options.quick, process.env);
+    console.log(`\nLoad: ${settings.streams} event streams and mixed API traffic for ${settings.seconds} s\n`);
+    const load = await benchLoad({ ...settings, drain: !options.quick, log: (line) => console.log(line) });
+    printLoad(load, (line) => console.log(line));
+    problems.push(...loadProblems(load));
+  } catch (error) {
+    if (interrupted) return 130;
+    problems.push(`load: ${error instanceof Error ? error.message : String(error)}`);
+  }
+
   const total = ((performance.now() - started) / 1000).toFixed(0);
   if (problems.length) {
     console.error(`\nFAILED after ${total} s:`);
@@ -287,6 +300,7 @@ for (const signal of ["SIGINT", "SIGTERM"] as const) {
     void stopLoads()
       .then(stopAll)
       .then(stopScale)
+      .then(stopLoadBench)
       .finally(() => {
         console.error("stopped.");
         process.exit(130);
@@ -305,6 +319,7 @@ main().then(
     await stopLoads();
     await stopAll();
     await stopScale();
+    await stopLoadBench();
     process.exit(1);
   },
 );

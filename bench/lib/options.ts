@@ -35,7 +35,7 @@ a ratio to the baseline, and PostgreSQL against SQLite when both ran. It exits 1
 scenario got a non-2xx answer or a connection error (a benchmark of refusals measures nothing).
 
 After the API it runs the other sections, each printing its own figures: the health endpoint
-with a large history, composing a 10-page report, capture throughput, and scale-out.
+with a large history, composing a 10-page report, capture throughput, scale-out, and load.
 
 Scale-out (PostgreSQL only; skipped, saying why, without a URL): on a scratch database beside the
 given one it starts \`pagewright web\` and \`pagewright worker\` as OS processes (WORKER_COUNT=2,
@@ -48,6 +48,19 @@ this machine's cores, which all processes share), the tick's pick-up, and each r
 (started − queued, p50 and p99). Only this section:
   node --import tsx bench/scale.bench.ts [--quick]
 
+Load (last): \`pagewright serve\` as an OS process (SQLite, WORKER_COUNT=2, METRICS_ALLOW=127.0.0.1)
+holds 200 event streams open (POST …/jobs/{id}/run of a one-snapshot job of a local test page;
+most runs wait queued, a stream that ends is replaced at once) while autocannon sends mixed API
+traffic for 60 s, one load per request: one job (3 connections), /guest/api/health, the runs
+list (limit 50), the jobs list (100 jobs; 2 each) and job create (1, into a space of its own).
+The same traffic runs alone first, for a sixth of the time (2 to 10 s), as the baseline. It
+prints the streams (ended, still open, errors, events), req/s, p50 and p99 per request against
+the baseline, and the server's memory before, at its highest and after (RSS and heap from
+/metrics; with its Chromium from /proc on Linux); without --quick it then waits for the queued
+runs to finish and reads the memory again. Stream errors, non-2xx answers, failed runs and
+errors in the server's log fail the run. Only this section:
+  node --import tsx bench/load.bench.ts [--quick]
+
 Options:
   --quick    ${QUICK_SECONDS} s per scenario (a smoke run); overrides BENCH_SECONDS
   --help     this text
@@ -57,6 +70,8 @@ Environment:
   BENCH_CONNECTIONS    concurrent connections of autocannon (default 10)
   BENCH_JOBS           jobs created before measuring (default 1000)
   BENCH_SCALE_RUNS     runs per firing in the scale-out section (default 200; 40 with --quick)
+  BENCH_LOAD_SECONDS   seconds of load in the load section (default 60; 10 with --quick)
+  BENCH_LOAD_STREAMS   event streams held open in the load section (default 200)
   BENCH_DATABASE_URL   postgres://… to benchmark PostgreSQL on (wins over TEST_DATABASE_URL)
   TEST_DATABASE_URL    used when BENCH_DATABASE_URL is unset; with neither, PostgreSQL is skipped
 `;
