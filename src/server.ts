@@ -10,6 +10,7 @@ import { metricsRoutes } from "./metrics/metrics.routes.js";
 import { deleteExpiredRuns } from "./runs/retention-cleanup.task.js";
 import { migrate, openStorage } from "./storage/db.js";
 import { ensureFirstStart } from "./storage/first-start.js";
+import { takeStartupLock } from "./storage/startup-lock.js";
 import { VERSION } from "./version.js";
 
 export type RunningServer = { app: FastifyInstance; ctx: AppContext; url: string; stop(): Promise<void> };
@@ -48,6 +49,22 @@ export async function startServer(config: Config, log: Logger, options: ServerOp
     dataDir: config.dataDir,
     pgSchema: options.pgSchema,
   });
+  const releaseStartup = await takeStartupLock(config.databaseUrl, options.pgSchema);
+  try {
+    return await startLocked(config, log, options, secret, storage, releaseStartup);
+  } finally {
+    await releaseStartup();
+  }
+}
+
+async function startLocked(
+  config: Config,
+  log: Logger,
+  options: ServerOptions,
+  secret: ReturnType<typeof resolveSecretKey>,
+  storage: Awaited<ReturnType<typeof openStorage>>,
+  releaseStartup: () => Promise<void>,
+): Promise<RunningServer> {
   const applied = await migrate(storage);
   const role = options.role ?? (options.worker === false ? "web" : "all");
   // The commands web and worker share the work through PostgreSQL; tests and benchmarks may run
@@ -82,6 +99,8 @@ export async function startServer(config: Config, log: Logger, options: ServerOp
     healthMonitor.start();
     hourly();
   }
+  // The shared set-up is done: the next process may start.
+  await releaseStartup();
   await app.listen({ port: config.port, host: config.host });
   const address = app.server.address();
   const port = typeof address === "object" && address ? address.port : config.port;
