@@ -208,7 +208,9 @@ describe.skipIf(!TEST_DATABASE_URL)("one web and two worker processes on Postgre
       {},
       { stopAfter: (e) => e.event === "step" && e.data.state === "started" },
     );
-    const runId = started.events[0].data.runId;
+    // The run of this job (read from the database: the stream's first event may be a step).
+    const runId = (await db.query("select id from runs where job_id = $1", [job.id])).rows[0]?.id as string;
+    expect(runId, `no run of the slow job; stream events: ${JSON.stringify(started.events)}`).toBeDefined();
     const owner = (await db.query("select worker from runs where id = $1", [runId])).rows[0].worker as string;
     const victim = workers.find((w) => String(w.child.pid) === owner.split(":")[1]);
     expect(victim).toBeDefined();
